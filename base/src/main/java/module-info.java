@@ -1,0 +1,10 @@
+/**
+ * Ironloop's foundation: the exception hierarchy and the parameter system shared by every layer.
+ */
+module io.ironloop.base {
+    requires transitive com.fasterxml.jackson.databind;
+    requires org.slf4j;
+
+    exports io.ironloop;
+    exports io.ironloop.config;
+}

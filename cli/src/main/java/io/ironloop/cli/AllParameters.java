@@ -1,0 +1,11 @@
+package io.ironloop.cli;
+
+import io.ironloop.config.ParameterTable;
+
+/** Every layer's parameter keys, in documentation order: the one table behind files, help and README. */
+final class AllParameters {
+    static final ParameterTable TABLE = ParameterTable.of(java.util.List.of());
+
+    private AllParameters() {
+    }
+}

@@ -1,0 +1,33 @@
+package io.ironloop.format;
+
+import io.ironloop.IronloopException;
+
+/**
+ * A checkpoint file is damaged or malicious: bad magic, unsupported version, a checksum that does not
+ * hold, a length or count out of range, a truncation. Names the file and the byte offset.
+ */
+public class CorruptCheckpointException extends IronloopException {
+    private static final long serialVersionUID = 1L;
+    private final String file;
+    private final long offset;
+
+    public CorruptCheckpointException(String file, long offset, String problem) {
+        this(file, offset, problem, null);
+    }
+
+    public CorruptCheckpointException(String file, long offset, String problem, Throwable cause) {
+        super(file + " at offset " + offset + ": " + problem, cause);
+        this.file = file;
+        this.offset = offset;
+    }
+
+    /** The file's name as the reader was given it. */
+    public String file() {
+        return file;
+    }
+
+    /** The byte offset where the problem was found. */
+    public long offset() {
+        return offset;
+    }
+}

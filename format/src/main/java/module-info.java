@@ -1,0 +1,9 @@
+/** The checkpoint container format (see docs/format.md). */
+module io.ironloop.format {
+    requires transitive io.ironloop.base;
+    requires com.github.luben.zstd_jni;
+    requires org.lz4.java;
+    requires org.slf4j;
+
+    exports io.ironloop.format;
+}
