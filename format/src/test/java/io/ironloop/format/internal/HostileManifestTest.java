@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Manifests with valid CRCs but hostile contents: each is rejected with a specific message. */
 class HostileManifestTest {
     private static final String VALID = Forge.manifest();
-    private static final String FIRST_CHUNK = "{\"index\":0,\"rawLength\":4096,\"file\":null,\"offset\":20,\"storedLength\":4096";
+    private static final String FIRST_CHUNK = "{\"index\":0,\"rawLength\":4096,\"file\":null,\"offset\":4096,\"storedLength\":4096";
 
     private static String replace(String from, String to) {
         assertThat(VALID).contains(from);
@@ -31,7 +31,7 @@ class HostileManifestTest {
 
     static Stream<Arguments> hostile() {
         return Stream.of(
-                Arguments.of("offset beyond EOF", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"offset\":20", "\"offset\":999999999999")), "is stored at 999999999999"),
+                Arguments.of("offset beyond EOF", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"offset\":4096", "\"offset\":999999999999")), "is stored at 999999999999"),
                 Arguments.of("negative stored length", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"storedLength\":4096", "\"storedLength\":-5")), "storedLength = -5 is outside"),
                 Arguments.of("negative dimension", replace("\"shape\":[600]", "\"shape\":[-600]"), "dimension = -600 is outside"),
                 Arguments.of("raw length over the chunk limit", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"rawLength\":4096", "\"rawLength\":9999999999")), "rawLength = 9999999999 is outside"),
@@ -49,13 +49,16 @@ class HostileManifestTest {
                 Arguments.of("wrong type", replace("{\"index\":0", "{\"index\":\"0\""), "index is not an integer"),
                 Arguments.of("missing field", VALID.replaceFirst("\"crc32c\":[0-9]+,", ""), "required field 'crc32c' is missing"),
                 Arguments.of("major version disagreeing with the header", replace("\"formatVersion\":1", "\"formatVersion\":2"), "declares format version 2"),
-                Arguments.of("absolute reference", replace("\"file\":null,\"offset\":20", "\"file\":\"/etc/passwd\",\"offset\":20"), "reference"),
-                Arguments.of("parent reference", replace("\"file\":null,\"offset\":20", "\"file\":\"../other/rank-0.ilc\",\"offset\":20"), "'..' segment"),
-                Arguments.of("inner parent reference", replace("\"file\":null,\"offset\":20", "\"file\":\"a/../../b\",\"offset\":20"), "'..' segment"),
-                Arguments.of("drive reference", replace("\"file\":null,\"offset\":20", "\"file\":\"C:x\",\"offset\":20"), "':'"),
-                Arguments.of("self reference", replace("\"file\":null,\"offset\":20", "\"file\":\"" + Forge.NAME + "\",\"offset\":20"), "its own file"),
+                Arguments.of("absolute reference", replace("\"file\":null,\"offset\":4096", "\"file\":\"/etc/passwd\",\"offset\":4096"), "reference"),
+                Arguments.of("parent reference", replace("\"file\":null,\"offset\":4096", "\"file\":\"../other/rank-0.ilc\",\"offset\":4096"), "'..' segment"),
+                Arguments.of("inner parent reference", replace("\"file\":null,\"offset\":4096", "\"file\":\"a/../../b\",\"offset\":4096"), "'..' segment"),
+                Arguments.of("drive reference", replace("\"file\":null,\"offset\":4096", "\"file\":\"C:x\",\"offset\":4096"), "':'"),
+                Arguments.of("self reference", replace("\"file\":null,\"offset\":4096", "\"file\":\"" + Forge.NAME + "\",\"offset\":4096"), "its own file"),
+                Arguments.of("padding of a whole page", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"offset\":4096", "\"offset\":8192")), "is stored at 8192"),
+                Arguments.of("padding before an unaligned chunk", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"offset\":4096", "\"offset\":4000")), "is stored at 4000"),
+                Arguments.of("missing padding CRC", VALID.replaceFirst(",\"paddingCrc32c\":[0-9]+", ""), "required field 'paddingCrc32c'"),
                 Arguments.of("gap in chunk indices", replace("{\"index\":1,", "{\"index\":5,"), "index 5 where 1 was expected"),
-                Arguments.of("zero chunk with a location", replace("\"offset\":-1,\"storedLength\":0", "\"offset\":20,\"storedLength\":0"), "a zero chunk must"),
+                Arguments.of("zero chunk with a location", replace("\"offset\":-1,\"storedLength\":0", "\"offset\":4096,\"storedLength\":0"), "a zero chunk must"),
                 Arguments.of("shuffled raw chunk", replace(FIRST_CHUNK + ",\"codec\":\"NONE\",\"shuffled\":false", FIRST_CHUNK + ",\"codec\":\"NONE\",\"shuffled\":true"), "shuffled is set"),
                 Arguments.of("raw chunk with a short stored length", replace(FIRST_CHUNK, FIRST_CHUNK.replace("\"storedLength\":4096", "\"storedLength\":4000")), "does not fit codec NONE"),
                 Arguments.of("crc beyond 32 bits", VALID.replaceFirst("\"crc32c\":[0-9]+", "\"crc32c\":4294967296"), "crc32c = 4294967296 is outside"),
@@ -63,7 +66,7 @@ class HostileManifestTest {
                 Arguments.of("bad timestamp", replace("\"createdAt\":\"2025-11-21T12:00:00Z\"", "\"createdAt\":\"yesterday\""), "ISO-8601"),
                 Arguments.of("rank beyond world size", replace("\"rank\":1", "\"rank\":9"), "bad file meta"),
                 Arguments.of("unknown element type", replace("\"type\":\"DOUBLE\"", "\"type\":\"QUAD\""), "'QUAD' is not one of"),
-                Arguments.of("entries not an array", replace("\"entries\":[", "\"entries\":{\"x\":[").replaceFirst("]}$", "]}}"), "expected START_ARRAY"),
+                Arguments.of("entries not an array", replace("\"entries\":[", "\"entries\":{\"x\":[").replace("],\"paddingCrc32c\"", "]},\"paddingCrc32c\""), "expected START_ARRAY"),
                 Arguments.of("duplicate entry name", replace("\"name\":\"b\"", "\"name\":\"a\""), "appears twice"),
                 Arguments.of("data after the object", VALID + " {}", "data after the manifest"),
                 Arguments.of("not JSON at all", "this is not json", "not valid JSON"),
@@ -98,7 +101,7 @@ class HostileManifestTest {
             entries.append(i == 0 ? "" : ",").append("{\"name\":\"e").append(i)
                     .append("\",\"type\":\"BYTE\",\"shape\":[0],\"scope\":\"LOCAL\",\"codec\":\"NONE\",\"byteLength\":0,\"chunks\":[]}");
         }
-        byte[] file = Forge.withManifest(VALID.replaceFirst("\"entries\":\\[.*]}$", "\"entries\":[" + entries + "]}"));
+        byte[] file = Forge.withManifest(VALID.replaceFirst("\"entries\":\\[.*],\"paddingCrc32c\"", "\"entries\":[" + entries + "],\"paddingCrc32c\""));
 
         assertThatThrownBy(() -> Checkpoints.open(file, Forge.NAME, ChunkResolver.NONE))
                 .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("more than 65536 entries");
