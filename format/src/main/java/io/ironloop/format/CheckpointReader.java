@@ -30,6 +30,7 @@ public final class CheckpointReader {
      * @param channel the file, read positionally (a {@code FileChannel}'s position is not changed)
      * @param fileName the file's name for messages (any form, e.g. a path)
      * @param resolver opens earlier files named by differential references (store-relative names)
+     * @return a reader over the validated file
      * @throws UnsupportedVersionException when the file has a major version this reader does not know
      * @throws CorruptCheckpointException when the file is damaged, truncated or malicious
      * @throws IOException when the channel fails
@@ -48,6 +49,8 @@ public final class CheckpointReader {
      * length. The target's position and limit are left unchanged; its remaining bytes receive the
      * entry's raw little-endian bytes. On failure the target's contents are unspecified.
      *
+     * @param name the entry's name
+     * @param target a heap or direct buffer with exactly the entry's byte length remaining
      * @throws IllegalArgumentException for an unknown entry, a target of the wrong size or a read-only target
      * @throws ChecksumMismatchException when a chunk's stored bytes fail their CRC32C
      * @throws CorruptCheckpointException when a chunk cannot be located, opened or decoded

@@ -33,9 +33,12 @@ public final class CheckpointWriter {
      * @param channel where bytes go, written sequentially from its current position (which must be 0)
      * @param fileName this file's store-relative name (segments separated by {@code /}, no {@code ..},
      *     not absolute), recorded in the manifest, used in error messages and in later files' references
+     * @param meta who writes the file and when, recorded in the manifest
+     * @param options chunk size, zstd level and whether to hash chunks
      * @param previous the manifest of the same rank's previous file for differential writes (chunks whose
      *     hash matches are referenced, not rewritten), or null for a full file; ignored unless
      *     {@code options.hashChunks()}; it must carry its own {@link Manifest#fileName()}
+     * @return a writer positioned after the header
      * @throws IllegalArgumentException for a bad file name, a channel not at position 0, metadata beyond
      *     the format's limits, or a previous manifest without (or with this) file name
      * @throws IOException if writing the header fails
@@ -49,6 +52,8 @@ public final class CheckpointWriter {
      * Writes an entry whose raw little-endian bytes are {@code data}'s remaining bytes (left unchanged:
      * position and limit are not moved). Returns when the bytes are written to the channel.
      *
+     * @param header the entry's name, type, shape, scope and codec
+     * @param data the entry's bytes, little-endian
      * @throws IllegalArgumentException if {@code data.remaining()} is not the header's byte length or
      *     the name is already in this file
      * @throws IllegalStateException after {@link #finish()} or a failure, or when the file would exceed

@@ -6,6 +6,12 @@ import java.util.Objects;
 /**
  * What a writer is told about one entry: its name, element type, shape, scope and the codec its chunks
  * are compressed with. The byte length is the product of the shape times the element width.
+ *
+ * @param name unique within a file, 1 to 1024 characters
+ * @param type element type
+ * @param shape dimensions, each at least 0; empty for a scalar
+ * @param scope who the entry belongs to
+ * @param codec the codec the writer tries for each chunk
  */
 public record EntryHeader(String name, ElementType type, long[] shape, Scope scope, Codec codec) {
     public EntryHeader {

@@ -9,6 +9,13 @@ public class UnsupportedVersionException extends CorruptCheckpointException {
     private final int major;
     private final int minor;
 
+    /**
+     * @param file the file's name
+     * @param offset where the version is recorded
+     * @param major the file's major version
+     * @param minor the file's minor version
+     * @param supportedMajor the major version this reader reads
+     */
     public UnsupportedVersionException(String file, long offset, int major, int minor, int supportedMajor) {
         super(file, offset, "format version " + major + "." + minor + " is not supported (this reader reads major version "
                 + supportedMajor + "); read it with the Ironloop release that wrote it or a newer one");

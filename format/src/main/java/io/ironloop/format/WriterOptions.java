@@ -9,6 +9,7 @@ package io.ironloop.format;
  *     checkpoints compare to decide "unchanged" (never CRC32C)
  */
 public record WriterOptions(int chunkSize, int compressionLevel, boolean hashChunks) {
+    /** 1 MiB chunks, zstd level 3, no hashing (so no differential references). */
     public static final WriterOptions DEFAULT = new WriterOptions(1 << 20, 3, false);
 
     public WriterOptions {

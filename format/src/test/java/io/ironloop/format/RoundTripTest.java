@@ -133,6 +133,21 @@ class RoundTripTest {
     }
 
     @Test
+    void writeEntry_readOnlySourceBuffers_roundTrip() throws IOException {
+        Random rnd = new Random(12);
+        Map<EntryHeader, ByteBuffer> entries = new LinkedHashMap<>();
+        for (Codec codec : Codec.values()) {
+            EntryHeader h = new EntryHeader("ro-" + codec, ElementType.DOUBLE, new long[] {3000}, Scope.LOCAL, codec);
+            ByteBuffer data = Checkpoints.mixed(rnd, 24_000, 5000);
+            entries.put(h, codec == Codec.LZ4 ? Checkpoints.direct(data).asReadOnlyBuffer() : data.asReadOnlyBuffer());
+        }
+
+        CheckpointReader r = open(write(new WriterOptions(4096, 3, true), entries).bytes());
+
+        assertThat(Checkpoints.readAll(r).values()).containsExactlyElementsOf(entries.values());
+    }
+
+    @Test
     void writeSummary_countsBytesAndChunkKinds() {
         EntryHeader zero = new EntryHeader("z", ElementType.BYTE, new long[] {10_000}, Scope.LOCAL, Codec.NONE);
         EntryHeader smooth = new EntryHeader("s", ElementType.DOUBLE, new long[] {64, 64}, Scope.LOCAL, Codec.ZSTD);
