@@ -50,7 +50,9 @@ public final class CheckpointWriter {
 
     /**
      * Writes an entry whose raw little-endian bytes are {@code data}'s remaining bytes (left unchanged:
-     * position and limit are not moved). Returns when the bytes are written to the channel.
+     * position and limit are not moved). Returns when the bytes are written to the channel; until then
+     * the caller must not modify them (checksums of later chunks may be computed on a helper thread
+     * while earlier ones are written).
      *
      * @param header the entry's name, type, shape, scope and codec
      * @param data the entry's bytes, little-endian

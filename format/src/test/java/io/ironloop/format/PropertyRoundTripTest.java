@@ -21,7 +21,7 @@ class PropertyRoundTripTest {
     private static final int[] CHUNK_SIZES = {4096, 8192, 16384, 65536};
 
     static LongStream seeds() {
-        return LongStream.range(0, 60).map(i -> 0x5EED_0000L + i);
+        return LongStream.range(0, 150).map(i -> 0x5EED_0000L + i);
     }
 
     @ParameterizedTest(name = "seed {0}")

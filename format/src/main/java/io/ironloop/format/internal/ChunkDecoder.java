@@ -48,17 +48,7 @@ public final class ChunkDecoder implements AutoCloseable {
             return;
         }
         if (c.codec() == Codec.NONE) {
-            crc.reset();
-            for (int done = 0; done < len; ) {
-                int n = Math.min(PIECE, len - done);
-                ByteBuffer piece = io(n);
-                ChannelIo.readFully(src.channel(), c.offset() + done, piece, src.name());
-                piece.flip();
-                crc.update(piece.duplicate());
-                target.put(at + done, piece, 0, n);
-                done += n;
-            }
-            check(c, src, (int) crc.getValue(), where);
+            check(c, src, crcInPieces(c, src, target, at), where);
             return;
         }
         int storedLength = (int) c.storedLength();
@@ -93,14 +83,36 @@ public final class ChunkDecoder implements AutoCloseable {
     }
 
     /**
-     * Reads chunk {@code c}'s stored bytes and checks their CRC32C.
+     * Reads chunk {@code c}'s stored bytes piece by piece and checks their CRC32C.
      *
      * @throws ChecksumMismatchException when they do not match
      */
     public void verify(ChunkDescriptor c, ChunkSources.Source src, String where) throws IOException {
         if (!c.zero()) {
-            readStored(c, src, where);
+            check(c, src, crcInPieces(c, src, null, 0), where);
         }
+    }
+
+    /**
+     * Reads {@code c}'s stored bytes in pieces of at most {@link #PIECE} through the reusable direct
+     * buffer, returning their CRC32C and, when {@code target} is not null, copying each piece to
+     * {@code target} from index {@code at} on while it is still in cache.
+     */
+    private int crcInPieces(ChunkDescriptor c, ChunkSources.Source src, ByteBuffer target, int at) throws IOException {
+        int len = (int) c.storedLength();
+        crc.reset();
+        for (int done = 0; done < len; ) {
+            int n = Math.min(PIECE, len - done);
+            ByteBuffer piece = io(n);
+            ChannelIo.readFully(src.channel(), c.offset() + done, piece, src.name());
+            piece.flip();
+            crc.update(piece.duplicate());
+            if (target != null) {
+                target.put(at + done, piece, 0, n);
+            }
+            done += n;
+        }
+        return (int) crc.getValue();
     }
 
     private ByteBuffer readStored(ChunkDescriptor c, ChunkSources.Source src, String where) throws IOException {

@@ -45,6 +45,7 @@ public final class WriterEngine {
     private final ManifestJson json;
     private final CRC32C crc = new CRC32C();
     private final CRC32C paddingCrc = new CRC32C();
+    private final CrcAhead crcAhead = new CrcAhead();
     private final ByteBuffer padding = ByteBuffer.allocate(Layout.ALIGNMENT).asReadOnlyBuffer();
     private final List<EntryDescriptor> entries = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
@@ -126,7 +127,7 @@ public final class WriterEngine {
             encoder.close();
             throw e;
         }
-        if (json.append(entry) > Layout.MAX_MANIFEST_BYTES - 2) {
+        if (json.append(entry) > Layout.MAX_MANIFEST_BYTES - 64) {
             encoder.close();
             throw new IllegalStateException("the manifest of " + fileName + " would exceed " + Layout.MAX_MANIFEST_BYTES
                     + " bytes; use a larger chunk size or fewer entries");
@@ -155,14 +156,57 @@ public final class WriterEngine {
     }
 
     private EntryDescriptor writeChunks(EntryHeader header, ByteBuffer src, int count) throws IOException {
+        if (header.codec() == Codec.NONE && sha256 == null) {
+            return writeRawChunks(header, src, count);
+        }
         EntryDescriptor before = previous.get(header.name());
         EntryDescriptor prev = before != null && before.header().type() == header.type() ? before : null;
         List<ChunkDescriptor> chunks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            int start = i * chunkSize;
-            chunks.add(chunk(i, src.slice(start, Math.min(chunkSize, src.limit() - start)), header, prev));
+            chunks.add(chunk(i, rawChunk(src, i), header, prev));
         }
         return new EntryDescriptor(header, chunks);
+    }
+
+    /**
+     * The fast path for uncompressed, unhashed entries: every chunk is zero or stored as it is, straight
+     * from the caller's buffer, while the next chunk's CRC32C is computed ahead on a helper thread.
+     */
+    private EntryDescriptor writeRawChunks(EntryHeader header, ByteBuffer src, int count) throws IOException {
+        List<ChunkDescriptor> chunks = new ArrayList<>(count);
+        ByteBuffer next = count > 0 ? rawChunk(src, 0) : null;
+        CrcAhead.Task pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
+        for (int i = 0; i < count; i++) {
+            ByteBuffer raw = next;
+            CrcAhead.Task task = pending;
+            next = i + 1 < count ? rawChunk(src, i + 1) : null;
+            pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
+            int len = raw.remaining();
+            if (task == null) {
+                zeroChunks++;
+                chunks.add(new ChunkDescriptor(i, len, null, -1, 0, Codec.NONE, false, true, 0, null));
+                continue;
+            }
+            alignFor(len);
+            long offset = position;
+            write(raw.duplicate());
+            chunks.add(new ChunkDescriptor(i, len, null, offset, len, Codec.NONE, false, false, task.join(), null));
+        }
+        return new EntryDescriptor(header, chunks);
+    }
+
+    private ByteBuffer rawChunk(ByteBuffer src, int index) {
+        int start = index * chunkSize;
+        return src.slice(start, Math.min(chunkSize, src.limit() - start));
+    }
+
+    /** Writes zero padding up to the next {@link Layout#ALIGNMENT} boundary before a stored chunk that large. */
+    private void alignFor(int storedLength) throws IOException {
+        if (storedLength >= Layout.ALIGNMENT && position % Layout.ALIGNMENT != 0) {
+            ByteBuffer pad = padding.duplicate().limit((int) (Layout.ALIGNMENT - position % Layout.ALIGNMENT));
+            paddingCrc.update(pad.duplicate());
+            write(pad);
+        }
     }
 
     private ChunkDescriptor chunk(int index, ByteBuffer raw, EntryHeader header, EntryDescriptor prev) throws IOException {
@@ -190,11 +234,7 @@ public final class WriterEngine {
         int storedLength = stored.remaining();
         crc.reset();
         crc.update(stored.duplicate());
-        if (storedLength >= Layout.ALIGNMENT && position % Layout.ALIGNMENT != 0) {
-            ByteBuffer pad = padding.duplicate().limit((int) (Layout.ALIGNMENT - position % Layout.ALIGNMENT));
-            paddingCrc.update(pad.duplicate());
-            write(pad);
-        }
+        alignFor(storedLength);
         long offset = position;
         write(stored.duplicate());
         if (encoded.codec() != Codec.NONE) {
