@@ -56,6 +56,10 @@ public final class ManifestParser {
                     ? Math.max(0, j.getLocation().getByteOffset()) : 0;
             throw new CorruptCheckpointException(file, base + at, "manifest is not valid JSON within limits: "
                     + e.getClass().getSimpleName(), e);
+        } catch (CorruptCheckpointException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CorruptCheckpointException(file, base, "manifest cannot be parsed: " + e, e);
         }
     }
 
