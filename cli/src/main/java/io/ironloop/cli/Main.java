@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         description = "Fault tolerance for long iterative parallel applications on the JVM.",
         subcommands = {
             ParamsCommand.class,
+            RunCommand.class,
         })
 public final class Main implements Runnable {
 
