@@ -138,8 +138,11 @@ final class RunCommand implements Callable<Integer> {
         LaunchSpec spec = spec();
         Launcher launcher = new Launcher(spec);
         LaunchResult result;
-        try (SignalForwarding forwarding = SignalForwarding.install(launcher)) {
+        SignalForwarding forwarding = SignalForwarding.install(launcher);
+        try {
             result = launcher.execute();
+        } finally {
+            forwarding.close();
         }
         if (timeline) {
             result.printTimeline(System.err);

@@ -86,7 +86,7 @@ final class ControlServer implements AutoCloseable {
     }
 
     private void serve(Socket socket) {
-        String remote = socket.getRemoteSocketAddress().toString();
+        String remote = describe(socket);
         try (socket) {
             socket.setSoTimeout((int) HANDSHAKE_TIMEOUT.toMillis());
             socket.setTcpNoDelay(true);
@@ -179,6 +179,11 @@ final class ControlServer implements AutoCloseable {
             }
             sink.accept(new SupervisorInput.RankMessage(connection, message.get(), Instant.now()));
         }
+    }
+
+    /** The peer of a socket as {@code host:port}. */
+    static String describe(Socket socket) {
+        return socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
     }
 
     /** Stops accepting and closes every connection (live ranks then halt). */

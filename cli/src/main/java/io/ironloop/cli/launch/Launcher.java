@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -106,7 +105,8 @@ public final class Launcher {
                     + spec.application().mainClass() + (spec.restarts() > 0 ? ", up to " + spec.restarts() + " restarts" : ""));
             Ending end = supervise(job);
             timeline.supervisor(end.attempts() - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_FINISHED,
-                    fields("status", end.status(), "attempts", end.attempts()));
+                    fields("status", end.status(), "attempts", end.attempts(), "iteration_events_not_kept",
+                            timeline.droppedIterationEvents() > 0 ? timeline.droppedIterationEvents() : null));
             log.info(end.summary());
             return new LaunchResult(end.status(), end.attempts(), started, timeline.snapshot(), end.summary());
         } catch (IOException e) {
@@ -177,7 +177,8 @@ public final class Launcher {
                     fields("message", message));
             return new Ending(2, attempts, "job " + job.id() + ": " + message);
         }
-        return new Ending(0, attempts, "job " + job.id() + " finished: all " + spec.ranks() + " ranks exited 0"
+        return new Ending(0, attempts, "job " + job.id() + " finished: "
+                + (spec.ranks() == 1 ? "the rank" : "all " + spec.ranks() + " ranks") + " exited 0"
                 + (attempts > 1 ? " in attempt " + (attempts - 1) + " (after " + (attempts - 1) + " restart"
                 + (attempts > 2 ? "s" : "") + ")" : ""));
     }

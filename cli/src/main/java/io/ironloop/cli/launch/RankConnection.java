@@ -50,7 +50,7 @@ final class RankConnection {
     }
 
     String remote() {
-        return socket.getRemoteSocketAddress().toString();
+        return ControlServer.describe(socket);
     }
 
     /** Accepts the rank and tells it at which iterations to wait for an acknowledgement. */

@@ -1,5 +1,6 @@
 package io.ironloop.cli.launch;
 
+import io.ironloop.group.launch.LaunchEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
@@ -34,7 +35,8 @@ final class RankProcess {
      * Starts a rank.
      *
      * @param command the full command line
-     * @param environment variables set on top of the launcher's environment
+     * @param environment variables set on top of the launcher's environment (an inherited
+     *     {@code IRONLOOP_PARAMS} is removed first, so a nested launch does not leak its parameter file)
      * @param spec output destinations and working directory
      * @param attempt the attempt
      * @param rank the rank
@@ -47,6 +49,7 @@ final class RankProcess {
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(spec.workingDirectory().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().remove(LaunchEnvironment.PARAMS);
         pb.environment().putAll(environment);
         Process p = pb.start();
         Thread out = OutputPump.start(p.getInputStream(), spec.out(), attempt, rank, false, spec.outputListener(), log);

@@ -8,12 +8,18 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The timeline being recorded. Appended by the supervisor thread only; {@link #snapshot()} may be read
- * from any thread. The listener is called on the supervisor thread and must be fast; its exceptions are
- * reported on the launcher's standard error and otherwise ignored.
+ * The timeline being recorded. Every event reaches the listener; all are stored except rank
+ * {@code iteration} events beyond the first {@value #MAX_ITERATION_EVENTS}. Appended by the supervisor
+ * thread only; {@link #snapshot()} may be read from any thread. The listener is called on the supervisor
+ * thread and must be fast; its exceptions are reported on the launcher's standard error and ignored.
  */
 final class Timeline {
+    /** Rank {@code iteration} events kept; later ones reach the listener but are not stored, bounding memory. */
+    static final int MAX_ITERATION_EVENTS = 10_000;
+
     private final List<TimelineEvent> events = new ArrayList<>();
+    private int iterationEvents;
+    private long droppedIterationEvents;
     private final Consumer<TimelineEvent> listener;
     private final LauncherLog log;
 
@@ -35,7 +41,13 @@ final class Timeline {
     /** Records an event. */
     TimelineEvent add(TimelineEvent event) {
         synchronized (events) {
-            events.add(event);
+            boolean iteration = event.source() == TimelineEvent.Source.RANK && "iteration".equals(event.type());
+            if (iteration && iterationEvents >= MAX_ITERATION_EVENTS) {
+                droppedIterationEvents++;
+            } else {
+                iterationEvents += iteration ? 1 : 0;
+                events.add(event);
+            }
         }
         try {
             listener.accept(event);
@@ -58,6 +70,13 @@ final class Timeline {
             }
         }
         return out;
+    }
+
+    /** How many rank {@code iteration} events were not stored (beyond {@link #MAX_ITERATION_EVENTS}). */
+    long droppedIterationEvents() {
+        synchronized (events) {
+            return droppedIterationEvents;
+        }
     }
 
     /** A copy of the events so far. */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -33,7 +34,7 @@ class LauncherTest {
 
     private LaunchResult launch(int ranks, Consumer<LaunchSpec.Builder> customize, String... appArgs) {
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).jobId(jobId).workingDirectory(dir)
-                .application(new Application(LoopApp.class.getName(), java.util.Optional.empty()))
+                .application(new Application(LoopApp.class.getName(), Optional.empty()))
                 .arguments(List.of(appArgs)).backoff(Duration.ofMillis(100)).grace(Duration.ofSeconds(10))
                 .out(new PrintStream(out, true, StandardCharsets.UTF_8))
                 .err(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -82,17 +83,17 @@ class LauncherTest {
 
     @Test
     void run_rankExitsNonZeroWithoutRestarts_stopsOthersAndFails() {
-        LaunchResult r = launch(2, b -> { }, "iterations=500", "exit-rank=1", "exit-at=2", "exit-status=3");
+        LaunchResult r = launch(2, b -> { }, "iterations=500", "exit-rank=1", "exit-at=10", "exit-status=3");
 
         assertThat(r.exitStatus()).as(err()).isEqualTo(3);
         assertThat(r.attempts()).isEqualTo(1);
         assertThat(events(r, TimelineEvent.FAILURE_DETECTED, 1)).singleElement()
-                .satisfies(e -> assertThat(e.fields()).containsEntry("status", 3).containsEntry("iteration", 2L));
+                .satisfies(e -> assertThat(e.fields()).containsEntry("status", 3).containsEntry("iteration", 10L));
         assertThat(r.events(TimelineEvent.STOPPING)).singleElement()
                 .satisfies(e -> assertThat(e.fields()).containsEntry("signal", "SIGTERM").containsEntry("ranks", List.of(0)));
         assertThat(events(r, TimelineEvent.RANK_EXITED, 0)).singleElement()
                 .satisfies(e -> assertThat(e.fields()).containsEntry("status", 143));
-        assertThat(out()).contains("[0] rank 0 shutdown hook").doesNotContain("done attempt");
+        assertThat(out()).contains("[1] rank 1 exits with 3").doesNotContain("done attempt");
         assertThat(r.events(TimelineEvent.RESTART_SCHEDULED)).isEmpty();
     }
 
@@ -141,7 +142,7 @@ class LauncherTest {
         assertThat(injected.fields()).containsEntry("signal", "SIGTERM");
         assertThat(Duration.between(r.started(), injected.time())).isBetween(Duration.ofMillis(1500), Duration.ofSeconds(5));
         assertThat(events(r, TimelineEvent.RANK_EXITED, 0).get(0).fields()).containsEntry("status", 143);
-        assertThat(out()).contains("[0] rank 0 shutdown hook", "[0] rank 0 done attempt 1");
+        assertThat(out()).contains("[0] rank 0 done attempt 1");
     }
 
     @Test
