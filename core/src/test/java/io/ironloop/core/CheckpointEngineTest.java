@@ -98,7 +98,7 @@ class CheckpointEngineTest {
             LineInfo line = e.restore().orElseThrow();
             assertThat(line.iteration()).isEqualTo(7);
         }
-        assertThat(new Object[] {d, f, l, i, s, c, b, z}).isDeepEqualTo(originals);
+        assertThat(new Object[] {d, f, l, i, s, c, b, z}).isEqualTo(originals);
         assertThat(iter.get()).isEqualTo(7);
         assertThat(residual.get()).isEqualTo(Math.PI);
         for (int k = 0; k < 5000; k++) {
