@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
         description = "Fault tolerance for long iterative parallel applications on the JVM.",
         subcommands = {
             ParamsCommand.class,
+            DemoCommand.class,
+            BenchCommand.class,
         })
 public final class Main implements Runnable {
 
