@@ -27,16 +27,25 @@ import java.util.Set;
 public record TriggerOptions(Set<TerminationSignal> signals, Duration signalDeadline, PreemptionNoticeSource preemption,
                              URI awsUrl, URI gceUrl, URI azureUrl, Duration pollInterval, Duration preemptionMargin) {
 
-    /** Checks the components and copies the signal set. */
+    /**
+     * Checks the components and copies the signal set.
+     *
+     * @throws IllegalArgumentException when a duration is out of range (deadline and interval at least 1 ms,
+     *     margin not negative)
+     */
     public TriggerOptions {
+        Objects.requireNonNull(signals, "signals");
         signals = Collections.unmodifiableSet(signals.isEmpty() ? EnumSet.noneOf(TerminationSignal.class) : EnumSet.copyOf(signals));
-        Objects.requireNonNull(signalDeadline, "signalDeadline");
+        Builder.positive(signalDeadline, "signalDeadline");
         Objects.requireNonNull(preemption, "preemption");
         Objects.requireNonNull(awsUrl, "awsUrl");
         Objects.requireNonNull(gceUrl, "gceUrl");
         Objects.requireNonNull(azureUrl, "azureUrl");
-        Objects.requireNonNull(pollInterval, "pollInterval");
+        Builder.positive(pollInterval, "pollInterval");
         Objects.requireNonNull(preemptionMargin, "preemptionMargin");
+        if (preemptionMargin.isNegative()) {
+            throw new IllegalArgumentException("preemptionMargin must not be negative: " + preemptionMargin);
+        }
     }
 
     /** Options with every trigger off. */

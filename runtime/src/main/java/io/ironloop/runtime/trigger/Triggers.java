@@ -50,9 +50,16 @@ public final class Triggers implements AutoCloseable {
             signalTrigger.install();
         }
         PreemptionWatcher watcher = null;
-        if (options.preemption() != PreemptionNoticeSource.NONE) {
-            watcher = PreemptionWatcher.create(options, runner, listener, clock);
-            watcher.start();
+        try {
+            if (options.preemption() != PreemptionNoticeSource.NONE) {
+                watcher = PreemptionWatcher.create(options, runner, listener, clock);
+                watcher.start();
+            }
+        } catch (RuntimeException e) {
+            if (signalTrigger != null) {
+                signalTrigger.close();
+            }
+            throw e;
         }
         return new Triggers(signalTrigger, watcher);
     }

@@ -27,6 +27,8 @@ public final class ActionRunner {
     private CompletableFuture<Void> inFlight;
 
     /**
+     * Creates a runner; nothing runs until {@link #run}.
+     *
      * @param action the save
      * @param listener receives {@link TriggerEvent.ActionCompleted} and {@link TriggerEvent.ActionFailed}
      * @param clock the time source for the events and the deadline check

@@ -49,6 +49,8 @@ public final class SignalTrigger implements AutoCloseable {
     private boolean closed;
 
     /**
+     * Creates a trigger; no handler is installed until {@link #install()}.
+     *
      * @param signals the signals to handle
      * @param deadline how long after the first signal the exit waits for the save
      * @param runner runs the save
