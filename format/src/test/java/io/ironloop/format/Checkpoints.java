@@ -82,12 +82,37 @@ public final class Checkpoints {
         return ByteBuffer.wrap(b);
     }
 
-    /** A smooth 2-D field sin(x)·cos(y) plus a slow trend, as doubles, little-endian. */
+    /**
+     * A smooth 2-D field as doubles, little-endian: a seismic velocity model as in DeLIA's FWI case
+     * study, increasing with depth plus a lateral undulation, in m/s to 0.1 m/s.
+     */
     public static ByteBuffer smoothDoubles(int rows, int cols) {
+        ByteBuffer b = ByteBuffer.allocate(rows * cols * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int z = 0; z < rows; z++) {
+            for (int x = 0; x < cols; x++) {
+                b.putDouble(Math.rint((1500 + 4.0 * z + 200 * Math.sin(x / 50.0)) * 10) / 10);
+            }
+        }
+        return b.flip();
+    }
+
+    /** A slowly varying smooth 2-D field sin·cos + 2 as full-precision floats, little-endian. */
+    public static ByteBuffer smoothFloats(int rows, int cols) {
+        ByteBuffer b = ByteBuffer.allocate(rows * cols * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                b.putFloat((float) (Math.sin(i * 0.001) * Math.cos(j * 0.0013) + 2));
+            }
+        }
+        return b.flip();
+    }
+
+    /** A smooth 2-D field sin·cos computed in full double precision, little-endian. */
+    public static ByteBuffer fullPrecisionDoubles(int rows, int cols) {
         ByteBuffer b = ByteBuffer.allocate(rows * cols * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
-                b.putDouble(Math.sin(i * 0.01) * Math.cos(j * 0.013) + 1e-3 * i);
+                b.putDouble(Math.sin(i * 0.01) * Math.cos(j * 0.013));
             }
         }
         return b.flip();
