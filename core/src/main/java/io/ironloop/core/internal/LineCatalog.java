@@ -57,22 +57,32 @@ public final class LineCatalog {
                 continue;
             }
             try {
-                LineInfo line = CommitRecord.decode(readSmall(store, name), name);
-                if (!files.contains(line.dataFile())) {
-                    throw new CorruptCheckpointException(line.dataFile(), 0, "data file of committed line " + line.sequence() + " is missing");
-                }
-                long size = store.size(line.dataFile());
-                if (size != line.dataBytes()) {
-                    throw new CorruptCheckpointException(line.dataFile(), Math.min(size, line.dataBytes()),
-                            "data file has " + size + " bytes but its commit record says " + line.dataBytes() + " (truncated or replaced)");
-                }
-                lines.add(line);
+                lines.add(checkedCommit(store, name, files));
             } catch (CorruptCheckpointException e) {
                 invalid.accept(name, e);
             }
         }
         lines.sort(Comparator.comparingLong(LineInfo::sequence));
         return lines;
+    }
+
+    /**
+     * Decodes the commit record {@code name} and checks that its data file is among {@code seriesFiles} with
+     * the size the record states.
+     *
+     * @throws CorruptCheckpointException naming the record or data file when anything does not hold
+     */
+    public static LineInfo checkedCommit(Store store, String name, List<String> seriesFiles) throws IOException {
+        LineInfo line = CommitRecord.decode(readSmall(store, name), name);
+        if (!seriesFiles.contains(line.dataFile())) {
+            throw new CorruptCheckpointException(line.dataFile(), 0, "data file of committed line " + line.sequence() + " is missing");
+        }
+        long size = store.size(line.dataFile());
+        if (size != line.dataBytes()) {
+            throw new CorruptCheckpointException(line.dataFile(), Math.min(size, line.dataBytes()),
+                    "data file has " + size + " bytes but its commit record says " + line.dataBytes() + " (truncated or replaced)");
+        }
+        return line;
     }
 
     /** Reads a whole small file (at most {@link CommitRecord#MAX_BYTES} + 1 bytes are read). */
