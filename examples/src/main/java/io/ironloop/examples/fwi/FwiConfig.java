@@ -138,8 +138,9 @@ public record FwiConfig(int nx, int nz, double spacing, int sponge, double recor
         /** Physical grid size, at least 8 x 8 cells. */
         public Builder grid(int nx, int nz) {
             once("grid");
-            positive("nx", nx - 7);
-            positive("nz", nz - 7);
+            if (nx < 8 || nz < 8) {
+                throw new IllegalArgumentException("nx and nz must be at least 8: " + nx + ", " + nz);
+            }
             this.nx = nx; this.nz = nz;
             return this;
         }
@@ -210,8 +211,7 @@ public record FwiConfig(int nx, int nz, double spacing, int sponge, double recor
         }
 
         private void check() {
-            positive("nx - 7", nx - 7);
-            positive("nz - 7", nz - 7);
+            require(nx >= 8 && nz >= 8, "nx and nz must be at least 8");
             positive("sponge", sponge);
             positive("shots", shots);
             positive("receivers", receivers);
