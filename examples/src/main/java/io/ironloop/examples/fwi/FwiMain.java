@@ -7,8 +7,9 @@ import java.util.Locale;
  * Runs a complete inversion on one thread, without fault tolerance: the failure-free reference.
  *
  * <p>Usage: {@code FwiMain [test|demo]} (default {@code demo}). Progress, one line per round with
- * the misfit and the time per shot, goes to standard error; standard output carries only the final
- * {@code result sha256=<hex>} line.
+ * the misfit and the time per shot (round 0 includes modelling the observed data), goes to standard
+ * error; standard output carries only the final {@code result sha256=<hex>} line. A usage error
+ * exits with status 2.
  */
 public final class FwiMain {
 
@@ -22,15 +23,11 @@ public final class FwiMain {
      */
     public static void main(String[] args) {
         String size = args.length == 0 ? "demo" : args[0];
-        FwiConfig config = switch (size) {
-            case "test" -> FwiConfig.test();
-            case "demo" -> FwiConfig.demo();
-            default -> {
-                System.err.println("usage: FwiMain [test|demo]");
-                System.exit(2);
-                throw new AssertionError();
-            }
-        };
+        if (args.length > 1 || !(size.equals("test") || size.equals("demo"))) {
+            System.err.println("usage: FwiMain [test|demo]");
+            System.exit(2);
+        }
+        FwiConfig config = size.equals("test") ? FwiConfig.test() : FwiConfig.demo();
         PrintStream log = System.err;
         FwiProblem problem = new FwiProblem(config);
         log.printf(Locale.ROOT, "fwi %s: %d x %d cells, %d shots, %d receivers, %d time steps, "

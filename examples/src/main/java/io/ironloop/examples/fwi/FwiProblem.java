@@ -2,6 +2,7 @@ package io.ironloop.examples.fwi;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A complete inversion problem: the grid, the acquisition (sources, receivers, wavelet), the true
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Everything here is derived deterministically from the {@link FwiConfig} (with
  * {@link StrictMath}), so each process of a parallel run builds the same problem on its own. The
- * observed data of a shot is modelled on first use and cached; {@link #observed} is thread-safe.
+ * observed data of a shot is modelled on first use and cached. Instances are thread-safe.
  */
 public final class FwiProblem {
     private final FwiConfig config;
@@ -29,7 +30,7 @@ public final class FwiProblem {
     private final double[] trueModel;
     private final double[] initialModel;
     private final double[] preconditioner;
-    private final double[][] observed;
+    private final AtomicReferenceArray<double[]> observed;
     private final AtomicReference<Shot.Workspace> spareWorkspace = new AtomicReference<>();
 
     /** Builds the problem described by {@code config}; the observed data comes later, lazily. */
@@ -78,7 +79,7 @@ public final class FwiProblem {
                 preconditioner[i] = ramp * ramp;
             }
         }
-        observed = new double[config.shots()][];
+        observed = new AtomicReferenceArray<>(config.shots());
     }
 
     private static int evenly(int k, int count, int cells) {
@@ -130,15 +131,14 @@ public final class FwiProblem {
      * returned array is shared: do not modify it.
      */
     public double[] observed(int shot) {
-        Objects.checkIndex(shot, observed.length);
-        synchronized (observed) {
-            double[] data = observed[shot];
-            if (data == null) {
-                data = Shot.model(this, trueModel, shot);
-                observed[shot] = data;
-            }
-            return data;
+        Objects.checkIndex(shot, observed.length());
+        double[] data = observed.get(shot);
+        if (data == null) {
+            // Two threads may both model it; they get the same bits and the first one is kept.
+            observed.compareAndSet(shot, null, Shot.model(this, trueModel, shot));
+            data = observed.get(shot);
         }
+        return data;
     }
 
     Grid grid() {

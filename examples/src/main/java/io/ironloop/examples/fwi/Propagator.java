@@ -66,11 +66,6 @@ final class Propagator {
         c2 = -1.0 / (12.0 * h2);
     }
 
-    /** {@code c = dt^2 v^2} per field cell (zero on the halo). */
-    double[] c() {
-        return c;
-    }
-
     /**
      * Advances one time step: writes {@code D^n} into {@code d} and {@code u^{n+1}} into
      * {@code next}, from {@code u^n} ({@code now}) and {@code u^{n-1}} ({@code previous}), with a
