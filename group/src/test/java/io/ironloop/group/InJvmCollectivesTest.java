@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,25 +13,12 @@ import org.junit.jupiter.api.Test;
 
 class InJvmCollectivesTest {
 
-    /** Values of very different magnitudes, so that summation order changes the bits of the result. */
     static double[] values(int rank, int n) {
-        Random random = new Random(1234 + rank);
-        double[] v = new double[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = random.nextGaussian() * Math.pow(10, random.nextInt(30) - 15);
-        }
-        return v;
+        return TestData.values(rank, n);
     }
 
     static double[] expectedSum(int size, int n) {
-        double[] acc = values(0, n);
-        for (int r = 1; r < size; r++) {
-            double[] v = values(r, n);
-            for (int i = 0; i < n; i++) {
-                acc[i] += v[i];
-            }
-        }
-        return acc;
+        return TestData.expectedSum(size, n);
     }
 
     @ParameterizedTest

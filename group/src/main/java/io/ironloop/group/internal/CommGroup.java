@@ -50,6 +50,10 @@ final class CommGroup implements ProcessGroup {
         this.rank = r;
     }
 
+    Session session() {
+        return session;
+    }
+
     @Override
     public int rank() {
         return rank;

@@ -75,6 +75,10 @@ public final class Session implements TransportEvents {
         return leader;
     }
 
+    Diagnostics.Counts transportCounts() {
+        return transport.counts();
+    }
+
     public boolean isClosed() {
         return closed.get();
     }

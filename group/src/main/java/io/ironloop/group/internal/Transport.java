@@ -27,6 +27,11 @@ public interface Transport extends AutoCloseable {
     /** Sends {@code envelope} to {@code destWorldRank}; silently dropped if that rank is gone. */
     void send(int destWorldRank, Envelope envelope);
 
+    /** Network counters of this process; {@link Diagnostics.Counts#NONE} without a network. */
+    default Diagnostics.Counts counts() {
+        return Diagnostics.Counts.NONE;
+    }
+
     /** Leaves the group and releases resources; idempotent. */
     @Override
     void close();
