@@ -1,6 +1,7 @@
 /**
  * Ironloop's process group: ranks, membership, failure detection and collectives on JGroups, with
- * ULFM-like failure semantics (revoke, shrink, agree), plus an in-JVM transport for fast tests.
+ * ULFM-like failure semantics (revoke, shrink, agree), an in-JVM transport for fast tests, and the rank
+ * side of the local launcher ({@link io.ironloop.group.launch}).
  */
 module io.ironloop.group {
     requires transitive io.ironloop.base;
@@ -8,6 +9,7 @@ module io.ironloop.group {
     requires org.slf4j;
 
     exports io.ironloop.group;
+    exports io.ironloop.group.launch;
     // JGroups instantiates the job-secret AUTH token and reads protocol properties reflectively.
     opens io.ironloop.group.internal.jgroups to org.jgroups;
 }

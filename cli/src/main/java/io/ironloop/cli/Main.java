@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             InspectCommand.class,
             ExportCommand.class,
+            RunCommand.class,
         })
 public final class Main implements Runnable {
     /** Exit status of a command that ran and succeeded. */
