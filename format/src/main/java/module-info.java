@@ -3,6 +3,7 @@ module io.ironloop.format {
     requires transitive io.ironloop.base;
     requires com.github.luben.zstd_jni;
     requires org.lz4.java;
+    requires com.fasterxml.jackson.core;
     requires org.slf4j;
 
     exports io.ironloop.format;

@@ -1,5 +1,7 @@
 package io.ironloop.format;
 
+import io.ironloop.format.internal.ReaderEngine;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -7,29 +9,68 @@ import java.util.List;
 
 /**
  * Reads and validates one checkpoint file. Opening checks magic, version, header and trailer CRCs and
- * the manifest's CRC and bounds; reading checks every chunk's CRC32C. Corrupt or malicious input yields
- * a {@link CorruptCheckpointException} naming file and offset, never an OutOfMemoryError or a hang.
+ * the manifest's CRC and bounds, then every count, length and offset in the manifest; reading checks
+ * every chunk's CRC32C before decoding it. Corrupt or malicious input yields a
+ * {@link CorruptCheckpointException} naming file and offset, never an OutOfMemoryError or a hang.
+ *
+ * <p>The caller owns {@code channel} and closes it; files opened through the {@link ChunkResolver}
+ * for differential references are opened per {@link #readEntry} or {@link #verify} call and closed
+ * before it returns. Not thread-safe; use one reader (and channel) per thread.
  */
 public final class CheckpointReader {
-    private CheckpointReader() {
+    private final ReaderEngine engine;
+
+    private CheckpointReader(ReaderEngine engine) {
+        this.engine = engine;
     }
 
-    /** Opens a file; {@code resolver} opens earlier files named by differential references. */
+    /**
+     * Opens a file and validates everything but the chunks' contents.
+     *
+     * @param channel the file, read positionally (a {@code FileChannel}'s position is not changed)
+     * @param fileName the file's name for messages (any form, e.g. a path)
+     * @param resolver opens earlier files named by differential references (store-relative names)
+     * @throws UnsupportedVersionException when the file has a major version this reader does not know
+     * @throws CorruptCheckpointException when the file is damaged, truncated or malicious
+     * @throws IOException when the channel fails
+     */
     public static CheckpointReader open(SeekableByteChannel channel, String fileName, ChunkResolver resolver) throws IOException {
-        throw new UnsupportedOperationException("format: pending implementation");
+        return new CheckpointReader(ReaderEngine.open(channel, fileName, resolver));
     }
 
+    /** The validated manifest; its {@link Manifest#fileName()} is the name the writer recorded. */
     public Manifest manifest() {
-        throw new UnsupportedOperationException("format: pending implementation");
+        return engine.manifest();
     }
 
-    /** Decodes entry {@code name} into {@code target}, whose remaining bytes must equal the entry's byte length. */
+    /**
+     * Decodes entry {@code name} into {@code target}, whose remaining bytes must equal the entry's byte
+     * length. The target's position and limit are left unchanged; its remaining bytes receive the
+     * entry's raw little-endian bytes. On failure the target's contents are unspecified.
+     *
+     * @throws IllegalArgumentException for an unknown entry, a target of the wrong size or a read-only target
+     * @throws ChecksumMismatchException when a chunk's stored bytes fail their CRC32C
+     * @throws CorruptCheckpointException when a chunk cannot be located, opened or decoded
+     * @throws IOException when a channel fails
+     */
     public void readEntry(String name, ByteBuffer target) throws IOException {
-        throw new UnsupportedOperationException("format: pending implementation");
+        engine.readEntry(name, target);
     }
 
-    /** Checks every chunk of every entry (following references) and lists the problems; empty when all hold. */
+    /**
+     * Checks the CRC32C of every stored chunk of every entry, following references, and lists every
+     * problem found (a bad chunk, an unreadable referenced file) rather than stopping at the first.
+     * Header, trailer and manifest were checked by {@link #open}.
+     *
+     * @return the problems, in manifest order; empty when every checksum holds
+     * @throws IOException when a channel fails
+     */
     public List<CorruptCheckpointException> verify() throws IOException {
-        throw new UnsupportedOperationException("format: pending implementation");
+        return engine.verify();
+    }
+
+    /** The file's size in bytes when it was opened. */
+    public long fileSize() {
+        return engine.fileSize();
     }
 }

@@ -1,0 +1,150 @@
+package io.ironloop.format.internal;
+
+import io.ironloop.format.ChecksumMismatchException;
+import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.ChunkResolver;
+import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.EntryDescriptor;
+import io.ironloop.format.Manifest;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+
+/**
+ * Opens, validates and reads one checkpoint file; behind {@link io.ironloop.format.CheckpointReader}.
+ * Opening reads only header, trailer and manifest, validating all three completely; chunks are read
+ * and checked on demand. Not thread-safe.
+ */
+public final class ReaderEngine {
+    private final SeekableByteChannel channel;
+    private final String fileName;
+    private final long fileSize;
+    private final ChunkResolver resolver;
+    private final Manifest manifest;
+    private final long chunkSize;
+    private final Map<String, EntryDescriptor> byName = new HashMap<>();
+    private final ChunkDecoder decoder = new ChunkDecoder();
+
+    private ReaderEngine(SeekableByteChannel channel, String fileName, long fileSize, ChunkResolver resolver, ParsedManifest parsed) {
+        this.channel = channel;
+        this.fileName = fileName;
+        this.fileSize = fileSize;
+        this.resolver = resolver;
+        this.manifest = parsed.manifest();
+        this.chunkSize = parsed.chunkSize();
+        for (EntryDescriptor e : manifest.entries()) {
+            byName.put(e.name(), e);
+        }
+    }
+
+    /** See {@link io.ironloop.format.CheckpointReader#open}. */
+    public static ReaderEngine open(SeekableByteChannel channel, String fileName, ChunkResolver resolver) throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(fileName, "fileName");
+        Objects.requireNonNull(resolver, "resolver");
+        long size = channel.size();
+        if (size < Layout.HEADER_SIZE) {
+            throw new CorruptCheckpointException(fileName, size, "the file is " + size + " bytes long, shorter than a header ("
+                    + Layout.HEADER_SIZE + " bytes)");
+        }
+        ByteBuffer headerBytes = ByteBuffer.allocate(Layout.HEADER_SIZE);
+        ChannelIo.readFully(channel, 0, headerBytes, fileName);
+        FileHeader header = FileHeader.decode(headerBytes.flip(), fileName);
+        if (size < Layout.MIN_FILE_SIZE) {
+            throw new CorruptCheckpointException(fileName, size, "the file is " + size + " bytes long, shorter than header, manifest and trailer ("
+                    + Layout.MIN_FILE_SIZE + " bytes): truncated");
+        }
+        ByteBuffer trailerBytes = ByteBuffer.allocate(Layout.TRAILER_SIZE);
+        ChannelIo.readFully(channel, size - Layout.TRAILER_SIZE, trailerBytes, fileName);
+        FileTrailer trailer = FileTrailer.decode(trailerBytes.flip(), fileName, size);
+        byte[] json = new byte[(int) trailer.manifestLength()];
+        ChannelIo.readFully(channel, trailer.manifestOffset(), ByteBuffer.wrap(json), fileName);
+        CRC32C crc = new CRC32C();
+        crc.update(json);
+        if ((int) crc.getValue() != trailer.manifestCrc()) {
+            throw new ChecksumMismatchException(fileName, trailer.manifestOffset(), "the manifest (" + json.length + " bytes)",
+                    trailer.manifestCrc(), (int) crc.getValue());
+        }
+        ParsedManifest parsed = ManifestParser.parse(json, fileName, trailer.manifestOffset());
+        ManifestChecks.validate(parsed, fileName, header, trailer.manifestOffset());
+        return new ReaderEngine(channel, fileName, size, resolver, parsed);
+    }
+
+    /** The validated manifest. */
+    public Manifest manifest() {
+        return manifest;
+    }
+
+    /** See {@link io.ironloop.format.CheckpointReader#readEntry}. */
+    public void readEntry(String name, ByteBuffer target) throws IOException {
+        EntryDescriptor entry = byName.get(Objects.requireNonNull(name, "name"));
+        if (entry == null) {
+            throw new IllegalArgumentException("no entry '" + name + "' in " + fileName + "; it has " + byName.keySet());
+        }
+        long length = entry.header().byteLength();
+        if (target.remaining() != length) {
+            throw new IllegalArgumentException("entry " + entry.header() + " has " + length + " bytes but the target has room for "
+                    + target.remaining());
+        }
+        if (target.isReadOnly()) {
+            throw new IllegalArgumentException("the target buffer for entry '" + name + "' is read-only");
+        }
+        ByteBuffer t = target.slice();
+        try (ChunkSources sources = sources()) {
+            List<ChunkDescriptor> chunks = entry.chunks();
+            String label = label(entry);
+            for (int i = 0; i < chunks.size(); i++) {
+                ChunkDescriptor c = chunks.get(i);
+                String where = where(label, c);
+                ChunkSources.Source src = c.zero() ? null : sources.sourceOf(c, where);
+                decoder.decode(c, src, t, (int) (i * chunkSize), entry.header().type(), where);
+            }
+        }
+    }
+
+    /** See {@link io.ironloop.format.CheckpointReader#verify}. */
+    public List<CorruptCheckpointException> verify() throws IOException {
+        List<CorruptCheckpointException> problems = new ArrayList<>();
+        try (ChunkSources sources = sources()) {
+            for (EntryDescriptor entry : manifest.entries()) {
+                String label = label(entry);
+                for (ChunkDescriptor c : entry.chunks()) {
+                    if (c.zero()) {
+                        continue;
+                    }
+                    String where = where(label, c);
+                    try {
+                        decoder.verify(c, sources.sourceOf(c, where), where);
+                    } catch (CorruptCheckpointException e) {
+                        problems.add(e);
+                    }
+                }
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /** The file's size when it was opened. */
+    public long fileSize() {
+        return fileSize;
+    }
+
+    private ChunkSources sources() {
+        return new ChunkSources(new ChunkSources.Source(channel, fileName, fileSize), resolver);
+    }
+
+    private static String label(EntryDescriptor entry) {
+        return " of entry '" + StoreNames.printable(entry.name()) + "'";
+    }
+
+    private String where(String label, ChunkDescriptor c) {
+        return c.file() == null ? "chunk " + c.index() + label : "chunk " + c.index() + label + " (referenced by " + fileName + ")";
+    }
+}
