@@ -58,7 +58,7 @@ public final class ParameterTable {
         b.append("|---|---|---|---|---|\n");
         for (ParameterKey<?> k : keys.values()) {
             b.append("| `").append(k.name()).append("` | ").append(k.type().label()).append(" | ")
-                    .append(k.unit().isEmpty() ? "" : "`" + k.unit() + "`").append(" | `").append(k.defaultText()).append("` | ")
+                    .append(k.unit().isEmpty() ? "" : "`" + k.unit().replace("|", "\\|") + "`").append(" | `").append(k.defaultText()).append("` | ")
                     .append(k.meaning().replace("|", "\\|")).append(" |\n");
         }
         return b.toString();

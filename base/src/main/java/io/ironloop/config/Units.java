@@ -87,6 +87,12 @@ public final class Units {
     /** Prints a duration compactly ({@code 40s}, {@code 250ms}, {@code 1.5s}). */
     public static String formatDuration(Duration d) {
         long nanos = d.toNanos();
+        if (nanos != 0 && nanos % 3_600_000_000_000L == 0) {
+            return nanos / 3_600_000_000_000L + "h";
+        }
+        if (nanos != 0 && nanos % 60_000_000_000L == 0) {
+            return nanos / 60_000_000_000L + "m";
+        }
         if (nanos % 1_000_000_000L == 0) {
             return nanos / 1_000_000_000L + "s";
         }

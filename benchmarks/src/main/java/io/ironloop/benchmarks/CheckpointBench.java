@@ -1,0 +1,181 @@
+package io.ironloop.benchmarks;
+
+import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.EngineListener;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.format.Scope;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code ironloop bench checkpoint}: the engine's checkpoint and restore of SIZE bytes of double arrays
+ * against references measured in the same run, interleaved, medians of every figure:
+ * <ul>
+ *   <li>blocking time of {@code checkpoint()} (the caller's copy into staging) against a memcpy of the same
+ *       bytes into touched memory;</li>
+ *   <li>persist throughput (from {@code checkpoint()} returning to the line being committed and durable)
+ *       against a raw sequential {@code FileChannel} write + fsync of the same size to a new file;</li>
+ *   <li>restore throughput (verified, into the registered arrays) against a raw {@code FileChannel} read
+ *       of the raw file, both right after being written (same page-cache state).</li>
+ * </ul>
+ * The arrays are refilled with new pseudo-random values before every repetition, so zero elision and
+ * differential saving save nothing.
+ */
+public final class CheckpointBench {
+    private static final int ARRAY_BYTES = 64 << 20;
+    private static final int IO_BLOCK = 1 << 20;
+
+    private CheckpointBench() {
+    }
+
+    /** Runs the benchmark and returns its figures (keys as in the benchmark README). */
+    public static Map<String, Object> run(long sizeBytes, Path dir, int repetitions, boolean keep) throws IOException {
+        if (sizeBytes < 8 || sizeBytes % 8 != 0) {
+            throw new IllegalArgumentException("--size must be a positive multiple of 8 bytes: " + sizeBytes);
+        }
+        if (repetitions < 5) {
+            throw new IllegalArgumentException("at least 5 repetitions are needed for a median: " + repetitions);
+        }
+        Files.createDirectories(dir);
+        Path storeDir = dir.resolve("checkpoint");
+        if (Files.exists(storeDir)) {
+            throw new IllegalArgumentException(storeDir + " already exists: choose an empty --dir");
+        }
+        List<double[]> arrays = new ArrayList<>();
+        for (long left = sizeBytes; left > 0; left -= ARRAY_BYTES) {
+            arrays.add(new double[(int) (Math.min(left, ARRAY_BYTES) / 8)]);
+        }
+        List<double[]> memcpyTargets = arrays.stream().map(a -> new double[a.length]).toList();
+        ByteBuffer ioBuffer = ByteBuffer.allocateDirect(IO_BLOCK);
+        double[] blocking = new double[repetitions];
+        double[] memcpy = new double[repetitions];
+        double[] persist = new double[repetitions];
+        double[] rawWrite = new double[repetitions];
+        double[] restore = new double[repetitions];
+        double[] rawRead = new double[repetitions];
+        AtomicLong written = new AtomicLong();
+        EngineListener countBytes = new EngineListener() {
+            @Override
+            public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                written.set(bytesWritten);
+            }
+        };
+        long seed = 1;
+        try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(storeDir), countBytes)) {
+            for (int i = 0; i < arrays.size(); i++) {
+                engine.protect("field-" + i, Scope.LOCAL, arrays.get(i));
+            }
+            for (int rep = -1; rep < repetitions; rep++) {
+                for (double[] a : arrays) {
+                    seed = fillRandom(a, seed);
+                }
+                // reference: memcpy into touched memory
+                long t0 = System.nanoTime();
+                for (int i = 0; i < arrays.size(); i++) {
+                    System.arraycopy(arrays.get(i), 0, memcpyTargets.get(i), 0, arrays.get(i).length);
+                }
+                long t1 = System.nanoTime();
+                engine.checkpoint(rep + 1L);
+                long t2 = System.nanoTime();
+                engine.awaitDurable();
+                long t3 = System.nanoTime();
+                Path raw = dir.resolve("raw-reference-" + (rep + 1) + ".bin");
+                long t4 = System.nanoTime();
+                rawWrite(raw, sizeBytes, ioBuffer);
+                long t5 = System.nanoTime();
+                rawRead(raw, ioBuffer);
+                long t6 = System.nanoTime();
+                engine.restore();
+                long t7 = System.nanoTime();
+                Files.delete(raw);
+                if (rep >= 0) {
+                    memcpy[rep] = (t1 - t0) / 1e9;
+                    blocking[rep] = (t2 - t1) / 1e9;
+                    persist[rep] = (t3 - t2) / 1e9;
+                    rawWrite[rep] = (t5 - t4) / 1e9;
+                    rawRead[rep] = (t6 - t5) / 1e9;
+                    restore[rep] = (t7 - t6) / 1e9;
+                }
+            }
+        }
+        if (!keep) {
+            deleteTree(storeDir);
+        }
+        double gb = sizeBytes / 1e9;
+        Map<String, Object> r = new LinkedHashMap<>();
+        double blockingOverMemcpy = Medians.median(blocking) / Medians.median(memcpy);
+        double persistOverRaw = Medians.median(rawWrite) / Medians.median(persist);
+        double restoreOverRaw = Medians.median(rawRead) / Medians.median(restore);
+        r.put("size_bytes", sizeBytes);
+        r.put("bytes_written", written.get());
+        r.put("repetitions", repetitions);
+        r.put("blocking_over_memcpy", blockingOverMemcpy);
+        r.put("persist_over_raw_write", persistOverRaw);
+        r.put("restore_over_raw_read", restoreOverRaw);
+        r.put("blocking_s", Medians.median(blocking));
+        r.put("memcpy_s", Medians.median(memcpy));
+        r.put("persist_gbps", gb / Medians.median(persist));
+        r.put("raw_write_gbps", gb / Medians.median(rawWrite));
+        r.put("restore_gbps", gb / Medians.median(restore));
+        r.put("raw_read_gbps", gb / Medians.median(rawRead));
+        r.put("blocking_target_met", blockingOverMemcpy <= 1.5);
+        r.put("persist_target_met", persistOverRaw >= 0.9);
+        r.put("restore_target_met", restoreOverRaw >= 0.9);
+        return r;
+    }
+
+    private static long fillRandom(double[] a, long seed) {
+        long x = seed * 0x9E3779B97F4A7C15L + 1;
+        for (int i = 0; i < a.length; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            a[i] = (x >>> 11) * 0x1.0p-53;
+        }
+        return x;
+    }
+
+    private static void rawWrite(Path file, long size, ByteBuffer block) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (long left = size; left > 0; ) {
+                block.clear().limit((int) Math.min(left, block.capacity()));
+                left -= block.remaining();
+                while (block.hasRemaining()) {
+                    ch.write(block);
+                }
+            }
+            ch.force(true);
+        }
+    }
+
+    private static void rawRead(Path file, ByteBuffer block) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (ch.read(block.clear()) >= 0) {
+                // read to the end
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

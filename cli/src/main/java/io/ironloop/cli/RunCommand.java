@@ -1,0 +1,202 @@
+package io.ironloop.cli;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.cli.launch.Application;
+import io.ironloop.cli.launch.Fault;
+import io.ironloop.cli.launch.LaunchResult;
+import io.ironloop.cli.launch.LaunchSpec;
+import io.ironloop.cli.launch.Launcher;
+import io.ironloop.cli.launch.SignalForwarding;
+import io.ironloop.config.Units;
+import io.ironloop.group.launch.JobSecret;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code ironloop run}: the local launcher and supervisor (see {@link Launcher}). */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Start N rank JVMs of an application on this machine and supervise them.",
+            "",
+            "Each rank runs directly (no shell) as: java [--jvm-opt]... -Dironloop.rank=R -Dironloop.job=ID"
+                + " -cp <launcher class path>:<--cp> io.ironloop.group.launch.RankBootstrap MAINCLASS [ARGS],"
+                + " in the current directory. Every line a rank prints is forwarded prefixed with [R], standard"
+                + " output to standard output and standard error to standard error.",
+            "",
+            "A non-zero exit of any rank fails the attempt: the other ranks get SIGTERM, then SIGKILL after"
+                + " --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
+                + " 0.5 s, 1 s, 2 s, ... (--backoff, --max-backoff), so it can resume from its checkpoints;"
+                + " restarting stops early when --storm-limit attempts in a row fail at the same iteration.",
+            "",
+            "SIGINT or SIGTERM to the launcher is forwarded to every rank; the launcher waits up to --grace"
+                + " for them to save and exit, then exits 130 / 143 without restarting. A second signal kills"
+                + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9).",
+            ""},
+        footerHeading = "%nRank environment:%n",
+        footer = {
+            "  IRONLOOP_RANK         this rank, 0 <= R < N",
+            "  IRONLOOP_SIZE         N, the number of ranks",
+            "  IRONLOOP_JOB          the job id",
+            "  IRONLOOP_PEERS        127.0.0.1:port of every rank, in rank order",
+            "  IRONLOOP_SECRET_FILE  the job secret (owner-only file)",
+            "  IRONLOOP_ATTEMPT      0 at the first launch, then 1, 2, ...",
+            "  IRONLOOP_LAUNCHER     host:port of the launcher's control socket",
+            "  IRONLOOP_PARAMS       absolute path of --params, when given",
+            "",
+            "Ranks report progress with io.ironloop.group.launch.LauncherLink",
+            "(iteration, plan, saved, restored, tasks-skipped); --fail acts on it.",
+            "",
+            "Exit status: 0 when every rank of the last attempt exited 0; 2 usage error",
+            "(also a fault that cannot or did not fire); 130 / 143 after SIGINT / SIGTERM;",
+            "otherwise the status of the first failed rank of the last attempt",
+            "(137 = killed by SIGKILL).",
+            "",
+            "Example:",
+            "  ironloop run -n 4 --restarts 3 --params ft.json --fail 1@5 -- com.example.Solver in.dat"})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec commandSpec;
+
+    @Option(names = {"-n", "--ranks"}, required = true, paramLabel = "N", description = "Number of rank JVMs.")
+    int ranks;
+
+    @Option(names = "--restarts", paramLabel = "K", defaultValue = "0",
+            description = "Relaunch the whole job up to K times after a failure (default: ${DEFAULT-VALUE}).")
+    int restarts;
+
+    @Option(names = "--params", paramLabel = "FILE",
+            description = "Parameter file (JSON); ranks get its absolute path as IRONLOOP_PARAMS.")
+    Path params;
+
+    @Option(names = "--cp", paramLabel = "CLASSPATH",
+            description = "Class path entries added after the launcher's own (repeatable; ':'-separated).")
+    List<String> classpath = new ArrayList<>();
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT",
+            description = "Option for every rank JVM, e.g. --jvm-opt=-Xmx2g (repeatable).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--fail", paramLabel = "RANK@ITER[,RANK@ITER...]",
+            description = "Send a real SIGKILL to RANK when it reports reaching iteration ITER, once per run"
+                    + " (repeatable).")
+    List<String> fails = new ArrayList<>();
+
+    @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,RANK@SECONDS...]",
+            description = "Send a real SIGTERM to RANK SECONDS after the job's start, once per run (repeatable).")
+    List<String> preempts = new ArrayList<>();
+
+    @Option(names = "--iterations", paramLabel = "N",
+            description = "The application's last iteration number: a --fail past it is a usage error."
+                    + " Ranks may declare it themselves (LauncherLink.plan).")
+    Long iterations;
+
+    @Option(names = "--job", paramLabel = "ID", description = "Job id (default: generated, ironloop-<8 hex>).")
+    String job;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "Job secret to use instead of a generated one; must not be accessible to group or others.")
+    Path secretFile;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long ranks may take to save and exit after SIGTERM/SIGINT before SIGKILL"
+                    + " (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+
+    @Option(names = "--backoff", paramLabel = "DURATION", defaultValue = "500ms", converter = DurationConverter.class,
+            description = "Delay before the first restart; doubles for each further one (default: ${DEFAULT-VALUE}).")
+    Duration backoff;
+
+    @Option(names = "--max-backoff", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Cap of the restart delay (default: ${DEFAULT-VALUE}).")
+    Duration maxBackoff;
+
+    @Option(names = "--storm-limit", paramLabel = "N", defaultValue = "3",
+            description = "Stop restarting after N attempts in a row fail at the same iteration (default: ${DEFAULT-VALUE}).")
+    int stormLimit;
+
+    @Option(names = "--timeline", description = "Print the timeline of rank and supervisor events to standard error at the end.")
+    boolean timeline;
+
+    @Parameters(index = "0", paramLabel = "MAINCLASS|JAR", description = "Main class, or a JAR with a Main-Class.")
+    String application;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the application.")
+    List<String> arguments = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        LaunchSpec spec = spec();
+        Launcher launcher = new Launcher(spec);
+        LaunchResult result;
+        SignalForwarding forwarding = SignalForwarding.install(launcher);
+        try {
+            result = launcher.execute();
+        } finally {
+            forwarding.close();
+        }
+        if (timeline) {
+            result.printTimeline(System.err);
+        }
+        return result.exitStatus();
+    }
+
+    private LaunchSpec spec() {
+        try {
+            Path cwd = Path.of("").toAbsolutePath();
+            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd)
+                    .application(Application.of(application, cwd)).arguments(arguments)
+                    .grace(grace).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
+            classpath.forEach(b::classpath);
+            jvmOptions.forEach(b::jvmOption);
+            for (String f : fails) {
+                Fault.parseKills(f).forEach(b::kill);
+            }
+            for (String p : preempts) {
+                Fault.parsePreemptions(p).forEach(b::preempt);
+            }
+            if (iterations != null) {
+                b.lastIteration(iterations);
+            }
+            if (job != null) {
+                b.jobId(job);
+            }
+            if (params != null) {
+                if (!Files.isReadable(params)) {
+                    throw new ConfigurationException("parameter file " + params.toAbsolutePath() + " does not exist or is not readable");
+                }
+                b.params(params);
+            }
+            if (secretFile != null) {
+                JobSecret.load(secretFile.toAbsolutePath());
+                b.secretFile(secretFile);
+            }
+            LaunchSpec spec = b.build();
+            spec.application().verifyOn(spec.rankClasspath(), cwd);
+            return spec;
+        } catch (IllegalArgumentException | IllegalStateException | ConfigurationException e) {
+            throw new CommandLine.ParameterException(commandSpec.commandLine(), "ironloop run: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses durations such as {@code 30s}, {@code 500ms}, {@code 2m}; a bare number is seconds. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Units.parseDuration(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.ironloop.cli.launch;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * How one attempt ended.
+ *
+ * @param status 0 if every rank exited 0, else the status of the first rank that failed
+ * @param failedRank that rank, or -1
+ * @param iteration the highest iteration any rank reported in this attempt
+ * @param injected whether the first failure was caused by an injected fault
+ * @param signal the signal the launcher received during the attempt, if any
+ * @param usageError why the run cannot do what was asked, if found during the attempt
+ */
+record AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
+        Optional<LauncherSignal> signal, Optional<String> usageError) {
+
+    boolean succeeded() {
+        return status == 0 && signal.isEmpty() && usageError.isEmpty();
+    }
+}

@@ -1,0 +1,74 @@
+package io.ironloop.cli.launch;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The faults of a run that have not fired yet. Each fires at most once per run, in the first attempt
+ * that reaches it. Used by the supervisor thread only.
+ */
+final class FaultInjector {
+    private final Instant jobStart;
+    private final Set<Fault.KillAtIteration> kills;
+    private final Set<Fault.Preemption> preemptions;
+
+    FaultInjector(Instant jobStart, List<Fault.KillAtIteration> kills, List<Fault.Preemption> preemptions) {
+        this.jobStart = jobStart;
+        this.kills = new LinkedHashSet<>(kills);
+        this.preemptions = new LinkedHashSet<>(preemptions);
+    }
+
+    /** Iterations at which a rank must wait for the supervisor, because a kill is pending there. */
+    List<Long> syncIterations(int rank) {
+        return kills.stream().filter(k -> k.rank() == rank).map(Fault.KillAtIteration::iteration).sorted().toList();
+    }
+
+    /** The kill pending at this rank and iteration, removed (it fires now). */
+    Optional<Fault.KillAtIteration> takeKill(int rank, long iteration) {
+        Fault.KillAtIteration k = new Fault.KillAtIteration(rank, iteration);
+        return kills.remove(k) ? Optional.of(k) : Optional.empty();
+    }
+
+    /** When a preemption is due. */
+    Instant dueTime(Fault.Preemption p) {
+        return jobStart.plus(p.after());
+    }
+
+    /** Pending preemptions, in the order given. */
+    List<Fault.Preemption> pendingPreemptions() {
+        return List.copyOf(preemptions);
+    }
+
+    /** Marks a preemption as fired. */
+    void fired(Fault.Preemption p) {
+        preemptions.remove(p);
+    }
+
+    /**
+     * Checks pending kills against the application's declared last iteration.
+     *
+     * @return a message naming the faults that can never fire, when there are any
+     */
+    Optional<String> checkPlan(long lastIteration) {
+        List<String> late = new ArrayList<>();
+        for (Fault.KillAtIteration k : kills) {
+            if (k.iteration() > lastIteration) {
+                late.add(k.describe());
+            }
+        }
+        return late.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", late)
+                + (late.size() == 1 ? " is" : " are") + " past the last iteration (" + lastIteration
+                + ", declared by the application): the fault would never fire");
+    }
+
+    /** Faults that have not fired. */
+    List<Fault> unfired() {
+        List<Fault> out = new ArrayList<>(kills);
+        out.addAll(preemptions);
+        return out;
+    }
+}

@@ -1,0 +1,422 @@
+package io.ironloop.cli.launch;
+
+import static io.ironloop.cli.launch.Timeline.fields;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironloop.config.Units;
+import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.group.launch.RankBootstrap;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One attempt of a job: starts every rank, then handles the supervisor's inputs one at a time until every
+ * rank has exited — stopping the others at the first failure, forwarding signals, injecting faults,
+ * killing what outlives the grace period. Runs on the supervisor thread; not thread-safe.
+ */
+final class JobAttempt {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() { };
+    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
+    private static final Duration IDLE_WAIT = Duration.ofMinutes(10);
+
+    /** What every attempt of a job shares. */
+    record Job(String id, String secretFile, String control, String classpath, LaunchSpec spec,
+            BlockingQueue<SupervisorInput> queue, Timeline timeline, FaultInjector faults, LauncherLog log,
+            Set<RankProcess> processes) {
+    }
+
+    private final Job job;
+    private final int attempt;
+    private final int size;
+    private final RankProcess[] ranks;
+    private final RankConnection[] connections;
+    private final Integer[] statuses;
+    private final List<Set<Long>> sync = new ArrayList<>();
+    private final long[] lastIteration;
+    private final Set<Integer> injected = new HashSet<>();
+    private int live;
+    private boolean stopping;
+    private Instant killDeadline;
+    private int failedRank = -1;
+    private int failedStatus;
+    private OptionalLong highestIteration = OptionalLong.empty();
+    private LauncherSignal signal;
+    private String usageError;
+
+    JobAttempt(Job job, int attempt) {
+        this.job = job;
+        this.attempt = attempt;
+        this.size = job.spec().ranks();
+        this.ranks = new RankProcess[size];
+        this.connections = new RankConnection[size];
+        this.statuses = new Integer[size];
+        this.lastIteration = new long[size];
+        for (int r = 0; r < size; r++) {
+            sync.add(Set.of());
+            lastIteration[r] = -1;
+        }
+    }
+
+    /**
+     * Runs the attempt to its end.
+     *
+     * @return how it ended
+     * @throws LaunchException if a rank cannot be started or the supervisor thread is interrupted (every
+     *     rank is then killed)
+     */
+    AttemptOutcome run() {
+        try {
+            start();
+            while (live > 0) {
+                SupervisorInput input = job.queue().poll(waitNanos(), TimeUnit.NANOSECONDS);
+                if (input != null) {
+                    handle(input);
+                }
+                timers(Instant.now());
+            }
+            drainLateMessages();
+            for (RankProcess p : ranks) {
+                p.awaitOutput(OUTPUT_DRAIN);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LaunchException("the supervisor was interrupted during attempt " + attempt
+                    + "; every rank was killed", e);
+        } finally {
+            for (RankProcess p : ranks) {
+                if (p != null && p.isAlive()) {
+                    p.killTree();
+                }
+            }
+            for (RankConnection c : connections) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+        boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
+        return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
+                Optional.ofNullable(signal), Optional.ofNullable(usageError));
+    }
+
+    /**
+     * Records the events ranks sent just before exiting: their exit can overtake their last messages on
+     * the way to the supervisor. Other inputs (signals) stay queued for the launcher.
+     */
+    private void drainLateMessages() throws InterruptedException {
+        for (RankConnection c : connections) {
+            if (c != null) {
+                c.awaitFinished(OUTPUT_DRAIN);
+            }
+        }
+        List<SupervisorInput> pending = new ArrayList<>();
+        job.queue().drainTo(pending);
+        for (SupervisorInput input : pending) {
+            if (input instanceof SupervisorInput.SignalDelivered) {
+                job.queue().add(input);
+            } else {
+                handle(input);
+            }
+        }
+    }
+
+    private void start() {
+        LaunchSpec spec = job.spec();
+        List<Integer> ports;
+        try {
+            ports = FreePorts.allocate(size);
+        } catch (IOException e) {
+            throw new LaunchException("cannot find " + size + " free loopback ports for the ranks: " + e.getMessage(), e);
+        }
+        String peers = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
+                fields("attempt", attempt, "peers", peers));
+        for (int r = 0; r < size; r++) {
+            Map<String, String> env = new LinkedHashMap<>(spec.environment());
+            env.put(LaunchEnvironment.RANK, Integer.toString(r));
+            env.put(LaunchEnvironment.SIZE, Integer.toString(size));
+            env.put(LaunchEnvironment.JOB, job.id());
+            env.put(LaunchEnvironment.PEERS, peers);
+            env.put(LaunchEnvironment.SECRET_FILE, job.secretFile());
+            env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
+            env.put(LaunchEnvironment.LAUNCHER, job.control());
+            spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
+            try {
+                ranks[r] = RankProcess.start(command(r), env, spec, attempt, r, job.log(), job.queue()::add);
+                job.processes().add(ranks[r]);
+            } catch (IOException e) {
+                throw new LaunchException("cannot start rank " + r + " with " + spec.javaExecutable() + ": "
+                        + e.getMessage(), e);
+            }
+            live++;
+            job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.RANK_STARTED, fields());
+        }
+    }
+
+    private List<String> command(int rank) {
+        LaunchSpec spec = job.spec();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(spec.javaExecutable().toString());
+        cmd.addAll(spec.jvmOptions());
+        cmd.add("-D" + LaunchEnvironment.RANK_PROPERTY + "=" + rank);
+        cmd.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + job.id());
+        cmd.add("-cp");
+        cmd.add(job.classpath());
+        cmd.add(RankBootstrap.class.getName());
+        cmd.add(spec.application().mainClass());
+        cmd.addAll(spec.arguments());
+        return cmd;
+    }
+
+    private long waitNanos() {
+        Instant now = Instant.now();
+        Instant next = now.plus(IDLE_WAIT);
+        if (killDeadline != null && killDeadline.isBefore(next)) {
+            next = killDeadline;
+        }
+        if (!stopping) {
+            for (Fault.Preemption p : job.faults().pendingPreemptions()) {
+                Instant due = job.faults().dueTime(p);
+                if (statuses[p.rank()] == null && ranks[p.rank()].isAlive() && due.isBefore(next)) {
+                    next = due;
+                }
+            }
+        }
+        return Math.max(0, Duration.between(now, next).toNanos());
+    }
+
+    private void timers(Instant now) {
+        if (killDeadline != null && !now.isBefore(killDeadline)) {
+            killDeadline = null;
+            List<Integer> killed = killLive();
+            if (!killed.isEmpty()) {
+                job.log().warn("ranks " + killed + " did not exit within the grace period ("
+                        + Units.formatDuration(job.spec().grace()) + "): killed them (SIGKILL)");
+                job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                        TimelineEvent.GRACE_EXPIRED, fields("ranks", killed, "signal", "SIGKILL"));
+            }
+        }
+        if (stopping) {
+            return;
+        }
+        for (Fault.Preemption p : job.faults().pendingPreemptions()) {
+            RankProcess rp = ranks[p.rank()];
+            if (!now.isBefore(job.faults().dueTime(p)) && statuses[p.rank()] == null && rp.isAlive()) {
+                job.faults().fired(p);
+                injected.add(p.rank());
+                job.log().info("injecting " + p.describe() + ": SIGTERM to rank " + p.rank() + " (pid " + rp.pid() + ")");
+                job.timeline().supervisor(attempt, p.rank(), rp.pid(), TimelineEvent.FAULT_INJECTED,
+                        fields("fault", p.describe(), "signal", "SIGTERM", "after_s", p.after().toMillis() / 1000.0));
+                rp.terminate();
+            }
+        }
+    }
+
+    private void handle(SupervisorInput input) {
+        if (input instanceof SupervisorInput.RankExited e) {
+            exited(e);
+        } else if (input instanceof SupervisorInput.RankMessage m) {
+            message(m);
+        } else if (input instanceof SupervisorInput.RankHello h) {
+            hello(h);
+        } else if (input instanceof SupervisorInput.SignalDelivered s) {
+            signal(s.signal());
+        } else if (input instanceof SupervisorInput.ConnectionRefused c) {
+            job.timeline().supervisor(c.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                    TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", c.reason()));
+        }
+    }
+
+    private void exited(SupervisorInput.RankExited e) {
+        if (e.attempt() != attempt || statuses[e.rank()] != null) {
+            return;
+        }
+        int r = e.rank();
+        statuses[r] = e.status();
+        live--;
+        job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.RANK_EXITED,
+                fields("status", e.status(), "signal", ExitStatuses.signalOf(e.status())));
+        if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
+            return;
+        }
+        failedRank = r;
+        failedStatus = e.status();
+        job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.FAILURE_DETECTED,
+                fields("status", e.status(), "iteration", lastIteration[r] >= 0 ? lastIteration[r] : null,
+                        "injected", injected.contains(r)));
+        job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
+                + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
+                + (live > 0 ? "; stopping the other ranks" : ""));
+        if (!stopping) {
+            stopAll("rank " + r + " failed");
+        }
+    }
+
+    private void stopAll(String reason) {
+        stopping = true;
+        List<Integer> stopped = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                ranks[r].terminate();
+                stopped.add(r);
+            }
+        }
+        if (!stopped.isEmpty()) {
+            job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
+                    fields("signal", "SIGTERM", "ranks", stopped, "reason", reason));
+            killDeadline = Instant.now().plus(job.spec().grace());
+        }
+    }
+
+    private List<Integer> killLive() {
+        List<Integer> killed = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                ranks[r].killTree();
+                killed.add(r);
+            }
+        }
+        return killed;
+    }
+
+    private void signal(LauncherSignal s) {
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.SIGNAL_RECEIVED,
+                fields("signal", s.signalName()));
+        if (signal != null) {
+            job.log().info("received " + s.signalName() + " again: killing the ranks now (SIGKILL)");
+            List<Integer> killed = killLive();
+            killDeadline = null;
+            job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
+                    fields("signal", "SIGKILL", "ranks", killed, "reason", "second signal"));
+            return;
+        }
+        signal = s;
+        stopping = true;
+        List<Integer> forwarded = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                try {
+                    ranks[r].signal(s);
+                } catch (IOException e) {
+                    job.log().warn("could not send " + s.signalName() + " to rank " + r + " (" + e.getMessage()
+                            + "); sending SIGTERM instead");
+                    ranks[r].terminate();
+                }
+                forwarded.add(r);
+            }
+        }
+        job.log().info("received " + s.signalName() + ": forwarded it to ranks " + forwarded + "; waiting up to "
+                + Units.formatDuration(job.spec().grace()) + " for them to save and exit (SIGINT again kills them now)");
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.SIGNAL_FORWARDED,
+                fields("signal", s.signalName(), "ranks", forwarded));
+        Instant deadline = Instant.now().plus(job.spec().grace());
+        if (killDeadline == null || deadline.isBefore(killDeadline)) {
+            killDeadline = deadline;
+        }
+    }
+
+    private void hello(SupervisorInput.RankHello h) {
+        RankConnection c = h.connection();
+        int r = c.rank();
+        String reason = null;
+        if (c.attempt() != attempt) {
+            reason = "attempt " + c.attempt() + " is not the current attempt (" + attempt + ")";
+        } else if (r < 0 || r >= size) {
+            reason = "rank " + r + " does not exist in a job of " + size + " ranks";
+        } else if (ranks[r].pid() != c.pid()) {
+            reason = "pid " + c.pid() + " is not the process of rank " + r + " (pid " + ranks[r].pid() + ")";
+        } else if (connections[r] != null || statuses[r] != null) {
+            reason = "rank " + r + " is already connected or has exited";
+        }
+        if (reason != null) {
+            job.log().warn("refused control connection from " + c.remote() + ": " + reason);
+            c.refuse(reason);
+            job.timeline().supervisor(h.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                    TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", reason));
+            return;
+        }
+        List<Long> syncIterations = stopping ? List.of() : job.faults().syncIterations(r);
+        try {
+            c.welcome(syncIterations);
+        } catch (IOException e) {
+            job.log().warn("could not welcome rank " + r + ": " + e.getMessage());
+            return;
+        }
+        connections[r] = c;
+        sync.set(r, Set.copyOf(syncIterations));
+        job.timeline().supervisor(h.time(), attempt, r, c.pid(), TimelineEvent.RANK_CONNECTED, fields());
+    }
+
+    private void message(SupervisorInput.RankMessage m) {
+        RankConnection c = m.connection();
+        if (!c.accepted() || c.attempt() != attempt || connections[c.rank()] != c) {
+            return;
+        }
+        int r = c.rank();
+        ObjectNode node = m.message();
+        String type = node.path("type").asText();
+        Map<String, Object> eventFields = JSON.convertValue(node, MAP);
+        eventFields.remove("type");
+        job.timeline().add(new TimelineEvent(m.time(), TimelineEvent.Source.RANK, attempt, r, c.pid(), type, eventFields));
+        if ("iteration".equals(type) && node.path("iteration").canConvertToLong()) {
+            iteration(c, node.path("iteration").asLong());
+        } else if ("plan".equals(type) && node.path("iterations").canConvertToLong()) {
+            plan(node.path("iterations").asLong());
+        }
+    }
+
+    private void iteration(RankConnection c, long it) {
+        int r = c.rank();
+        lastIteration[r] = it;
+        if (highestIteration.isEmpty() || it > highestIteration.getAsLong()) {
+            highestIteration = OptionalLong.of(it);
+        }
+        if (statuses[r] != null) {
+            return;
+        }
+        Optional<Fault.KillAtIteration> kill = stopping ? Optional.empty() : job.faults().takeKill(r, it);
+        if (kill.isPresent()) {
+            injected.add(r);
+            job.log().info("injecting " + kill.get().describe() + ": SIGKILL to rank " + r + " (pid " + c.pid()
+                    + ") at iteration " + it);
+            job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
+                    fields("fault", kill.get().describe(), "signal", "SIGKILL", "iteration", it));
+            ranks[r].kill();
+            return;
+        }
+        if (sync.get(r).contains(it)) {
+            try {
+                c.ack(it);
+            } catch (IOException e) {
+                job.log().warn("could not acknowledge iteration " + it + " of rank " + r + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private void plan(long last) {
+        Optional<String> problem = job.faults().checkPlan(last);
+        if (problem.isEmpty() || usageError != null || stopping) {
+            return;
+        }
+        usageError = problem.get();
+        job.log().error(usageError + "; stopping the job");
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.USAGE_ERROR,
+                fields("message", usageError));
+        stopAll("usage error");
+    }
+}

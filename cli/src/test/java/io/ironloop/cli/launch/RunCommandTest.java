@@ -1,0 +1,88 @@
+package io.ironloop.cli.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ironloop run}: help and usage errors (exit 2), found before any rank starts. */
+class RunCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    Path dir;
+
+    private int run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            return Main.execute(args);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void help_describesOptionsEnvironmentAndExitStatus() {
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--restarts", "--fail", "--preempt", "--iterations",
+                "--jvm-opt", "--cp", "--params", "--grace", "IRONLOOP_PEERS", "IRONLOOP_SECRET_FILE", "IRONLOOP_ATTEMPT",
+                "IRONLOOP_LAUNCHER", "130 / 143");
+    }
+
+    @Test
+    void failPastIterations_isUsageError() {
+        assertThat(run("run", "-n", "2", "--iterations", "5", "--fail", "1@7", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--fail 1@7 is past the last iteration (5, from --iterations)");
+    }
+
+    @Test
+    void faultOnMissingRank_isUsageError() {
+        assertThat(run("run", "-n", "2", "--preempt", "2@5", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--preempt 2@5s: rank 2 does not exist in a job of 2 ranks");
+    }
+
+    @Test
+    void malformedFault_isUsageError() {
+        assertThat(run("run", "-n", "2", "--fail", "1-3", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--fail '1-3': expected RANK@ITER");
+    }
+
+    @Test
+    void unknownMainClass_isUsageError() {
+        assertThat(run("run", "-n", "1", "--", "com.example.DoesNotExist")).isEqualTo(2);
+        assertThat(err()).contains("main class com.example.DoesNotExist is not on the rank class path");
+    }
+
+    @Test
+    void secretFileReadableByOthers_isRefused() throws Exception {
+        Path secret = dir.resolve("s");
+        Files.writeString(secret, "0123456789abcdef0123456789abcdef");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThat(run("run", "-n", "1", "--secret-file", secret.toString(), "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("group and others must have no access", "chmod 600");
+    }
+
+    @Test
+    void missingParamsFile_isUsageError() {
+        assertThat(run("run", "-n", "1", "--params", dir.resolve("none.json").toString(), "--",
+                LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("does not exist or is not readable");
+    }
+}

@@ -1,0 +1,485 @@
+package io.ironloop.core;
+
+import io.ironloop.IronloopException;
+import io.ironloop.core.internal.LineCatalog;
+import io.ironloop.core.internal.LinePersister;
+import io.ironloop.core.internal.ProtectedEntry;
+import io.ironloop.core.internal.Retention;
+import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.ElementType;
+import io.ironloop.format.EntryDescriptor;
+import io.ironloop.format.EntryHeader;
+import io.ironloop.format.FileMeta;
+import io.ironloop.format.Manifest;
+import io.ironloop.format.Scope;
+import io.ironloop.format.WriterOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Saves and restores the state an application registers, as lines of one series in a {@link Store}.
+ *
+ * <p>Register state with the {@code protect} methods (primitive arrays, cells, direct buffers,
+ * {@link Snapshotable} entities), each with a {@link Scope}. {@link #checkpoint(long)} copies the state into
+ * staging buffers allocated at registration, on the caller's thread, and returns; a background thread
+ * encodes, checksums and persists the line and then commits it. At most {@link EngineConfig#maxInFlight()}
+ * checkpoints are in flight; a further call waits. {@link #restore()} brings back the newest complete
+ * line, falling back to older lines when one is corrupt.
+ *
+ * <p>Threading: registration, checkpoint, restore and close are meant for one application thread.
+ * Failure: a background write failure leaves the previous line intact, is reported to the listener and is
+ * thrown as {@link CheckpointFailedException} by the next call.
+ */
+public final class CheckpointEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointEngine.class);
+    private static final String WRITER_VERSION = "ironloop-0.1";
+
+    private final EngineConfig config;
+    private final Store store;
+    private final EngineListener listener;
+    private final AutoCloseable lock;
+    private final Map<String, ProtectedEntry> entries = new LinkedHashMap<>();
+    private final ExecutorService writer;
+    private final ArrayDeque<Future<LinePersister.Result>> inFlight = new ArrayDeque<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Retention retention = new Retention();
+    private long nextSequence;
+    private volatile LineInfo lastDurable;
+    private volatile Duration lastCost = Duration.ZERO;
+    private Manifest previousManifest;
+    private int linesSinceFull;
+    private boolean closed;
+
+    private CheckpointEngine(EngineConfig config, Store store, EngineListener listener) throws IOException {
+        this.config = config;
+        this.store = store;
+        this.listener = listener;
+        this.lock = store.lock(config.series());
+        try {
+            store.removeTemporaries(config.series());
+            this.nextSequence = LineCatalog.highestSequence(store, config.series()) + 1;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(lock);
+            throw e;
+        }
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ironloop-writer-" + config.series());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Opens an engine writing {@code config.series()} of {@code store}: takes the series' lock and removes
+     * temporaries a crashed writer left.
+     *
+     * @throws StoreLockedException if another engine writes the series
+     * @throws IronloopException if the store cannot be read
+     */
+    public static CheckpointEngine open(EngineConfig config, Store store, EngineListener listener) {
+        try {
+            return new CheckpointEngine(config, store, listener);
+        } catch (IOException e) {
+            throw new IronloopException("cannot open series " + config.series() + " in " + store.location() + ": " + e, e);
+        }
+    }
+
+    public static CheckpointEngine open(EngineConfig config, Store store) {
+        return open(config, store, EngineListener.NONE);
+    }
+
+    public void protect(String name, Scope scope, double[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, float[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, long[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, int[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, short[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, char[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, byte[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, boolean[] array) {
+        register(ProtectedEntry.array(name, scope, array, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, LongCell cell) {
+        register(ProtectedEntry.array(name, scope, cell.value, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, DoubleCell cell) {
+        register(ProtectedEntry.array(name, scope, cell.value, config.maxInFlight()));
+    }
+
+    /** Protects a direct buffer's bytes from 0 to its current limit. */
+    public void protect(String name, Scope scope, ByteBuffer direct) {
+        if (!direct.isDirect()) {
+            throw new IllegalArgumentException("protect heap data as a byte[] instead of a heap ByteBuffer: " + name);
+        }
+        register(ProtectedEntry.buffer(name, scope, direct, config.maxInFlight()));
+    }
+
+    public void protect(String name, Scope scope, Snapshotable entity) {
+        register(ProtectedEntry.entity(name, scope, entity, config.maxInFlight()));
+    }
+
+    /** Stops protecting {@code name} (later lines leave it out). Returns whether it was protected. */
+    public boolean unprotect(String name) {
+        ensureOpen();
+        return entries.remove(name) != null;
+    }
+
+    /** Names of the protected entries, in registration order. */
+    public Set<String> protectedNames() {
+        return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(entries.keySet()));
+    }
+
+    /**
+     * Takes a checkpoint at {@code iteration}: copies the protected state into staging and returns while a
+     * background thread persists and commits it. Waits first if {@code maxInFlight} checkpoints are in flight.
+     *
+     * @throws CheckpointFailedException if an earlier background write failed (reported once)
+     */
+    public void checkpoint(long iteration) {
+        ensureOpen();
+        rethrowFailure();
+        while (inFlight.size() >= config.maxInFlight()) {
+            await(inFlight.pollFirst());
+        }
+        long start = System.nanoTime();
+        String series = config.series();
+        listener.checkpointStarted(series, iteration);
+        int slot = (int) (nextSequence % config.maxInFlight());
+        List<LinePersister.Staged> staged = new ArrayList<>(entries.size());
+        long stagedBytes = 0;
+        for (ProtectedEntry e : entries.values()) {
+            ByteBuffer bytes = e.stage(slot);
+            stagedBytes += bytes.remaining();
+            staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+        }
+        String fingerprint = fingerprint(staged);
+        listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(System.nanoTime() - start), stagedBytes);
+        long sequence = nextSequence++;
+        FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
+        inFlight.add(writer.submit(() -> persist(sequence, meta, staged, start)));
+    }
+
+    /**
+     * Takes a checkpoint if {@code policy} says one is due, and tells the policy.
+     *
+     * @return whether a checkpoint was taken
+     */
+    public boolean checkpointIfDue(long iteration, CheckpointPolicy policy) {
+        long now = System.nanoTime();
+        if (!policy.due(now)) {
+            return false;
+        }
+        checkpoint(iteration);
+        policy.taken(now, lastCost);
+        return true;
+    }
+
+    /**
+     * Waits until every checkpoint taken so far is committed and durable.
+     *
+     * @return the newest durable line, or empty if none was written by this engine
+     * @throws CheckpointFailedException if a background write failed
+     */
+    public Optional<LineInfo> awaitDurable() {
+        while (!inFlight.isEmpty()) {
+            await(inFlight.pollFirst());
+        }
+        rethrowFailure();
+        return Optional.ofNullable(lastDurable);
+    }
+
+    /** Cost (snapshot to durable) of the most recent durable checkpoint. */
+    public Duration lastCost() {
+        return lastCost;
+    }
+
+    /** Committed lines of this engine's series, oldest first. */
+    public List<LineInfo> lines() {
+        try {
+            return LineCatalog.committed(store, config.series(), (name, e) -> LOG.warn("ignoring unreadable commit record {}: {}", name, e.getMessage()));
+        } catch (IOException e) {
+            throw new IronloopException("cannot list lines of " + config.series() + " in " + store.location() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Restores the newest complete line into the protected objects, verifying every checksum. A corrupt line
+     * is skipped with a warning naming the file, and the previous one is tried.
+     *
+     * @return the line restored, or empty when the series has no committed line
+     * @throws SettingsMismatchException if the line was made under other settings (unless ignoreSettings)
+     * @throws NoIntactCheckpointException if lines exist but none is intact
+     * @throws IronloopException if a line lacks a protected entry or holds it with another type or shape
+     */
+    public Optional<LineInfo> restore() {
+        awaitDurable();
+        long start = System.nanoTime();
+        listener.restoreStarted(config.series());
+        String current = fingerprint(stageSettings());
+        List<LineInfo> lines = lines();
+        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
+                + config.series() + " in " + store.location() + " is intact; the protected objects may be partly overwritten:"
+                + " reinitialise them before starting fresh");
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            LineInfo line = lines.get(i);
+            if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
+                throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
+            }
+            try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
+                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
+                checkMatches(line, reader.manifest());
+                for (ProtectedEntry e : entries.values()) {
+                    EntryDescriptor d = reader.manifest().entry(e.name()).orElseThrow();
+                    ByteBuffer buf = e.restoreBuffer(d.header().byteLength());
+                    reader.readEntry(e.name(), buf);
+                    e.restore(buf);
+                }
+                lastDurable = line;
+                listener.restoreFinished(config.series(), line, Duration.ofNanos(System.nanoTime() - start));
+                return Optional.of(line);
+            } catch (CorruptCheckpointException | IOException e) {
+                LOG.warn("checkpoint {} of {} cannot be restored ({}); falling back to the previous line", line.dataFile(),
+                        store.location(), e.getMessage());
+                listener.restoreFellBack(line, e);
+                none.addSuppressed(e);
+            }
+        }
+        if (!lines.isEmpty()) {
+            throw none;
+        }
+        listener.restoreFinished(config.series(), null, Duration.ofNanos(System.nanoTime() - start));
+        return Optional.empty();
+    }
+
+    /**
+     * Reads the newest intact line of this engine's series as new arrays, without touching protected objects
+     * and without comparing settings.
+     *
+     * @return the state, or empty when no line is committed
+     * @throws NoIntactCheckpointException if lines exist but none is intact
+     */
+    public Optional<RestoredState> read() {
+        List<LineInfo> lines = lines();
+        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size()
+                + " committed lines of series " + config.series() + " in " + store.location() + " is intact");
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            LineInfo line = lines.get(i);
+            try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
+                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
+                Map<String, ElementType> types = new HashMap<>();
+                Map<String, ByteBuffer> bytes = new HashMap<>();
+                for (EntryDescriptor d : reader.manifest().entries()) {
+                    ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(d.header().byteLength())).order(ByteOrder.LITTLE_ENDIAN);
+                    reader.readEntry(d.name(), b);
+                    types.put(d.name(), d.header().type());
+                    bytes.put(d.name(), b);
+                }
+                return Optional.of(new RestoredState(line, types, bytes));
+            } catch (CorruptCheckpointException | IOException | ArithmeticException e) {
+                LOG.warn("checkpoint {} of {} cannot be read ({}); falling back to the previous line", line.dataFile(), store.location(),
+                        e.getMessage());
+                listener.restoreFellBack(line, e);
+                none.addSuppressed(e);
+            }
+        }
+        if (!lines.isEmpty()) {
+            throw none;
+        }
+        return Optional.empty();
+    }
+
+    /** SHA-256 (hex) of the settings entries as registered now. */
+    public String settingsFingerprint() {
+        return fingerprint(stageSettings());
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    /** Waits for checkpoints in flight, stops the writer thread and releases the series' lock. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            while (!inFlight.isEmpty()) {
+                await(inFlight.pollFirst());
+            }
+        } finally {
+            closed = true;
+            writer.shutdown();
+            closeQuietly(lock);
+        }
+        rethrowFailure();
+    }
+
+    private LinePersister.Result persist(long sequence, FileMeta meta, List<LinePersister.Staged> staged, long start) throws Exception {
+        try {
+            boolean full = !config.differential() || previousManifest == null || linesSinceFull + 1 >= config.fullEvery();
+            WriterOptions options = new WriterOptions(config.chunkSize(), config.compressionLevel(), config.differential());
+            LinePersister.Result r = LinePersister.persist(store, config.series(), sequence, meta, staged, options,
+                    full ? null : previousManifest);
+            previousManifest = r.summary().manifest();
+            linesSinceFull = full ? 0 : linesSinceFull + 1;
+            lastCost = Duration.ofNanos(System.nanoTime() - start);
+            lastDurable = r.line();
+            try {
+                retention.apply(store, config.series(), meta.settingsFingerprint(), config.retainLines());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("retention of series {} in {} failed (old lines kept): {}", config.series(), store.location(), e.toString());
+            }
+            safely(() -> listener.checkpointDurable(r.line(), lastCost, r.summary().fileBytes()));
+            return r;
+        } catch (Exception | Error e) {
+            failure.compareAndSet(null, e);
+            safely(() -> listener.checkpointFailed(config.series(), meta.iteration(), e));
+            throw e;
+        }
+    }
+
+    private void register(ProtectedEntry e) {
+        ensureOpen();
+        if (entries.containsKey(e.name())) {
+            throw new IllegalStateException("'" + e.name() + "' is already protected; unprotect it first to replace it");
+        }
+        entries.put(e.name(), e);
+    }
+
+    private List<LinePersister.Staged> stageSettings() {
+        List<LinePersister.Staged> staged = new ArrayList<>();
+        for (ProtectedEntry e : entries.values()) {
+            if (e.scope() == Scope.SETTINGS) {
+                // slot 0 is free here: restore and settingsFingerprint run with nothing in flight, or stage the same data
+                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(0), e.scope(), config.compression()),
+                        e.stage(0)));
+            }
+        }
+        return staged;
+    }
+
+    private static String fingerprint(List<LinePersister.Staged> staged) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK lacks SHA-256", e);
+        }
+        staged.stream().filter(s -> s.header().scope() == Scope.SETTINGS)
+                .sorted((a, b) -> a.header().name().compareTo(b.header().name()))
+                .forEach(s -> {
+                    sha.update((s.header().name() + "\0" + s.header().type() + "\0" + java.util.Arrays.toString(s.header().shape()) + "\0")
+                            .getBytes(StandardCharsets.UTF_8));
+                    sha.update(s.bytes().duplicate());
+                });
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private void checkMatches(LineInfo line, Manifest manifest) {
+        if (!manifest.meta().settingsFingerprint().equals(line.settingsFingerprint()) || manifest.meta().iteration() != line.iteration()) {
+            throw new CorruptCheckpointException(line.dataFile(), 0, "data file does not belong to its commit record (iteration "
+                    + manifest.meta().iteration() + " vs " + line.iteration() + ")");
+        }
+        for (ProtectedEntry e : entries.values()) {
+            EntryDescriptor d = manifest.entry(e.name()).orElseThrow(() -> new IronloopException("checkpoint " + line.dataFile()
+                    + " has no entry '" + e.name() + "' (it has " + manifest.entries().stream().map(EntryDescriptor::name).toList()
+                    + "): protect the same state as the run that wrote it, or unprotect '" + e.name() + "' before restoring"));
+            if (!e.accepts(d.header().type(), d.header().shape())) {
+                throw new IronloopException("checkpoint " + line.dataFile() + " holds '" + e.name() + "' as " + d.header().type()
+                        + java.util.Arrays.toString(d.header().shape()) + " but it is protected as " + e.type()
+                        + java.util.Arrays.toString(e.shape(0)) + ": restore with the same shapes, or read() it as new arrays");
+            }
+        }
+    }
+
+    private void await(Future<LinePersister.Result> f) {
+        try {
+            f.get();
+        } catch (ExecutionException e) {
+            failure.compareAndSet(null, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IronloopException("interrupted while waiting for a checkpoint to become durable", e);
+        }
+        rethrowFailure();
+    }
+
+    private void rethrowFailure() {
+        Throwable t = failure.getAndSet(null);
+        if (t != null) {
+            LineInfo last = lastDurable;
+            throw new CheckpointFailedException("a checkpoint of series " + config.series() + " in " + store.location() + " failed: " + t
+                    + (last == null ? "" : "; the previous line " + last.sequence() + " (iteration " + last.iteration() + ") is intact"), t);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the engine of series " + config.series() + " is closed");
+        }
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.warn("an engine listener threw (ignored): {}", e.toString());
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("could not release {}: {}", c, e.toString());
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.ironloop.core;
+
+import java.time.Duration;
+
+/**
+ * Observes the engine. Every start event is followed by exactly one matching end or failure event.
+ * Methods are called on the engine's threads (snapshot events on the caller's, persist events on the
+ * background writer's) and must be fast and never throw; exceptions they throw are logged and ignored.
+ */
+public interface EngineListener {
+    /** A listener that ignores everything. */
+    EngineListener NONE = new EngineListener() {
+    };
+
+    default void checkpointStarted(String series, long iteration) {
+    }
+
+    /** The registered state was copied into staging; the caller continues. */
+    default void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
+    }
+
+    /** The line is committed and durable. */
+    default void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+    }
+
+    /** The background write failed; the previous complete line is intact. */
+    default void checkpointFailed(String series, long iteration, Throwable cause) {
+    }
+
+    default void restoreStarted(String series) {
+    }
+
+    /** Restored {@code line}, or found nothing to restore when it is null. */
+    default void restoreFinished(String series, LineInfo line, Duration took) {
+    }
+
+    /** {@code line} could not be restored (corrupt or unreadable); an older line is tried next. */
+    default void restoreFellBack(LineInfo line, Throwable cause) {
+    }
+}

@@ -1,0 +1,79 @@
+package io.ironloop.core;
+
+import io.ironloop.core.internal.DirectoryStore;
+import io.ironloop.core.internal.MemoryStore;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Where checkpoint files live: a flat namespace of <em>series</em> (one writer each, such as
+ * {@code rank-00003} or {@code global}) holding named files. Every storage level (local directory,
+ * memory, and later partner memory, erasure groups, object stores) implements this interface; the
+ * engine decides what the files mean.
+ *
+ * <p>Names are store-relative: {@code series/file}. A file becomes visible only through
+ * {@link PendingFile#publish()}, which is atomic and durable: a crash leaves either the old state or the
+ * complete new file, never a torn one under the final name.
+ */
+public interface Store extends AutoCloseable {
+
+    /** A store in a local directory (created if missing), with crash-consistent publishing: temp, fsync, rename, fsync dir. */
+    static Store directory(Path dir) {
+        return new DirectoryStore(dir);
+    }
+
+    /** A store in this JVM's memory: fast, and lost with the process. */
+    static Store inMemory() {
+        return new MemoryStore();
+    }
+
+    /** Human-readable location for messages (a directory path, "memory"). */
+    String location();
+
+    /** Names of the series present. */
+    List<String> listSeries() throws IOException;
+
+    /** Store-relative names of the published files of {@code series}, in name order. */
+    List<String> listFiles(String series) throws IOException;
+
+    /** Size of a published file in bytes. */
+    long size(String name) throws IOException;
+
+    /** Opens a published file for reading. */
+    SeekableByteChannel openRead(String name) throws IOException;
+
+    /** Starts writing {@code name} under a temporary name; nothing is visible until {@link PendingFile#publish()}. */
+    PendingFile create(String name) throws IOException;
+
+    /** Removes a published file (durably). */
+    void delete(String name) throws IOException;
+
+    /**
+     * Takes the exclusive write lock of {@code series}, held until the returned handle is closed.
+     *
+     * @throws StoreLockedException if another job or engine holds it
+     */
+    AutoCloseable lock(String series) throws IOException;
+
+    /** Removes temporaries a crashed writer left in {@code series}; returns how many. */
+    int removeTemporaries(String series) throws IOException;
+
+    @Override
+    void close();
+
+    /** A file being written. */
+    interface PendingFile extends AutoCloseable {
+        /** Where to write; sequential writes from position 0. */
+        WritableByteChannel channel();
+
+        /** Makes the file durable and visible under its final name, atomically. */
+        void publish() throws IOException;
+
+        /** Discards the temporary (if not published). Never throws. */
+        @Override
+        void close();
+    }
+}

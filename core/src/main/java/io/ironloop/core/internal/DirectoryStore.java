@@ -1,0 +1,239 @@
+package io.ironloop.core.internal;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreLockedException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store in a local directory: one sub-directory per series. Publishing is crash-consistent: write
+ * {@code name.tmp}, fsync it, rename it atomically to {@code name}, fsync the directory.
+ */
+public final class DirectoryStore implements Store {
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryStore.class);
+    private final Path root;
+
+    public DirectoryStore(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+        if (Files.exists(this.root) && !Files.isDirectory(this.root)) {
+            throw new ConfigurationException("checkpoint folder " + this.root + " exists but is not a directory: choose another FT_FOLDER");
+        }
+        try {
+            if (!Files.isDirectory(this.root)) {
+                Files.createDirectories(this.root);
+                fsyncDirectory(this.root.getParent());
+            }
+        } catch (IOException e) {
+            throw new ConfigurationException("cannot create checkpoint folder " + this.root + ": " + e.getMessage()
+                    + " (check FT_FOLDER and permissions)", e);
+        }
+        if (!Files.isWritable(this.root)) {
+            throw new ConfigurationException("checkpoint folder " + this.root + " is not writable: fix its permissions or choose another FT_FOLDER");
+        }
+    }
+
+    /** The directory. */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String location() {
+        return root.toString();
+    }
+
+    @Override
+    public List<String> listSeries() throws IOException {
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(root, Files::isDirectory)) {
+            for (Path p : ds) {
+                String n = p.getFileName().toString();
+                if (!n.startsWith(".")) {
+                    out.add(n);
+                }
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    @Override
+    public List<String> listFiles(String series) throws IOException {
+        Path dir = root.resolve(StoreNames.checkSeries(series));
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.startsWith(".") && !n.endsWith(StoreNames.TEMP_SUFFIX))
+                    .sorted().map(n -> series + "/" + n).toList();
+        }
+    }
+
+    @Override
+    public long size(String name) throws IOException {
+        return Files.size(path(name));
+    }
+
+    @Override
+    public SeekableByteChannel openRead(String name) throws IOException {
+        return FileChannel.open(path(name), StandardOpenOption.READ);
+    }
+
+    @Override
+    public PendingFile create(String name) throws IOException {
+        Path target = path(name);
+        Path dir = target.getParent();
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            fsyncDirectory(root);
+        }
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "a published file is never overwritten");
+        }
+        Path temp = dir.resolve(target.getFileName() + StoreNames.TEMP_SUFFIX);
+        FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        return new PendingFile() {
+            private boolean published;
+
+            @Override
+            public WritableByteChannel channel() {
+                return ch;
+            }
+
+            @Override
+            public void publish() throws IOException {
+                ch.force(true);
+                ch.close();
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+                published = true;
+                fsyncDirectory(dir);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    ch.close();
+                    if (!published) {
+                        Files.deleteIfExists(temp);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("could not remove temporary {}: {}", temp, e.toString());
+                }
+            }
+        };
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+        Path p = path(name);
+        if (Files.deleteIfExists(p)) {
+            fsyncDirectory(p.getParent());
+        }
+    }
+
+    @Override
+    public AutoCloseable lock(String series) throws IOException {
+        Path dir = root.resolve(StoreNames.checkSeries(series));
+        Files.createDirectories(dir);
+        Path lockFile = dir.resolve(StoreNames.LOCK_FILE);
+        FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            String holder = holder(ch);
+            ch.close();
+            throw new StoreLockedException("series " + series + " in " + root + " is being written by another engine (" + holder
+                    + "): two jobs must not share a checkpoint folder and series; stop the other job or choose another FT_FOLDER");
+        }
+        ch.truncate(0);
+        ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+        FileLock held = lock;
+        return () -> {
+            held.release();
+            ch.close();
+        };
+    }
+
+    @Override
+    public int removeTemporaries(String series) throws IOException {
+        Path dir = root.resolve(StoreNames.checkSeries(series));
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int n = 0;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + StoreNames.TEMP_SUFFIX)) {
+            for (Path p : ds) {
+                Files.deleteIfExists(p);
+                LOG.info("removed stray temporary {} left by an interrupted write", p);
+                n++;
+            }
+        }
+        if (n > 0) {
+            fsyncDirectory(dir);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public String toString() {
+        return "DirectoryStore[" + root + "]";
+    }
+
+    private Path path(String name) {
+        return root.resolve(StoreNames.check(name));
+    }
+
+    private static String holder(FileChannel ch) {
+        try {
+            ByteBuffer b = ByteBuffer.allocate(64);
+            ch.read(b, 0);
+            String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).trim();
+            return s.isEmpty() ? "holder unknown" : s;
+        } catch (IOException e) {
+            return "holder unknown";
+        }
+    }
+
+    static void fsyncDirectory(Path dir) throws IOException {
+        if (dir == null) {
+            return;
+        }
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (NoSuchFileException e) {
+            throw e;
+        } catch (IOException e) {
+            // Some file systems refuse fsync on directories; the rename itself is still atomic there.
+            LOG.debug("fsync of directory {} not supported: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.ironloop.core.internal;
+
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.CheckpointWriter;
+import io.ironloop.format.EntryDescriptor;
+import io.ironloop.format.EntryHeader;
+import io.ironloop.format.FileMeta;
+import io.ironloop.format.Manifest;
+import io.ironloop.format.WriteSummary;
+import io.ironloop.format.WriterOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Writes one staged line of a series and commits it: data file (temp, fsync, rename, fsync dir), then
+ * its commit record the same way. Until the commit record is published the line does not exist.
+ */
+public final class LinePersister {
+    private LinePersister() {
+    }
+
+    /** One staged entry: what to write and the staged bytes. */
+    public record Staged(EntryHeader header, ByteBuffer bytes) {
+    }
+
+    /** The committed line and what writing it cost. */
+    public record Result(LineInfo line, WriteSummary summary) {
+    }
+
+    /**
+     * Writes and commits a line.
+     *
+     * @param previous the series' previous manifest to reference unchanged chunks from, or null for a full line
+     */
+    public static Result persist(Store store, String series, long sequence, FileMeta meta, List<Staged> entries,
+                                 WriterOptions options, Manifest previous) throws IOException {
+        String dataName = LineCatalog.dataFile(series, sequence);
+        WriteSummary summary;
+        long bytes;
+        try (Store.PendingFile data = store.create(dataName)) {
+            CheckpointWriter w = CheckpointWriter.open(data.channel(), dataName, meta, options, previous);
+            for (Staged s : entries) {
+                w.writeEntry(s.header(), s.bytes().duplicate());
+            }
+            summary = w.finish();
+            bytes = summary.fileBytes();
+            data.publish();
+        }
+        Set<String> refs = new TreeSet<>();
+        for (EntryDescriptor e : summary.manifest().entries()) {
+            for (ChunkDescriptor c : e.chunks()) {
+                if (c.file() != null) {
+                    refs.add(c.file());
+                }
+            }
+        }
+        LineInfo line = new LineInfo(series, sequence, meta.iteration(), dataName, bytes, meta.settingsFingerprint(),
+                refs.isEmpty(), refs, meta.jobId(), meta.rank(), meta.worldSize(), Instant.now());
+        try (Store.PendingFile commit = store.create(LineCatalog.commitFile(series, sequence))) {
+            commit.channel().write(ByteBuffer.wrap(CommitRecord.encode(line)));
+            commit.publish();
+        }
+        return new Result(line, summary);
+    }
+}

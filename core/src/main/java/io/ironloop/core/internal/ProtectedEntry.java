@@ -1,0 +1,258 @@
+package io.ironloop.core.internal;
+
+import io.ironloop.core.Snapshotable;
+import io.ironloop.format.ElementType;
+import io.ironloop.format.Scope;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One registered piece of state and its staging buffers (one per checkpoint that may be in flight),
+ * allocated and first-touched at registration so that a checkpoint only copies.
+ */
+public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, ProtectedEntry.BufferEntry, ProtectedEntry.EntityEntry {
+    private final String name;
+    private final Scope scope;
+    final ByteBuffer[] staging;
+
+    ProtectedEntry(String name, Scope scope, int slots) {
+        this.name = name;
+        this.scope = scope;
+        this.staging = new ByteBuffer[slots];
+    }
+
+    /** A primitive array (or a cell's one-element array). */
+    public static ProtectedEntry array(String name, Scope scope, Object array, int slots) {
+        return new ArrayEntry(name, scope, array, slots);
+    }
+
+    /** A direct buffer: its bytes from 0 to its limit. */
+    public static ProtectedEntry buffer(String name, Scope scope, ByteBuffer buffer, int slots) {
+        return new BufferEntry(name, scope, buffer, slots);
+    }
+
+    public static ProtectedEntry entity(String name, Scope scope, Snapshotable entity, int slots) {
+        return new EntityEntry(name, scope, entity, slots);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    public abstract ElementType type();
+
+    /** The shape of the staged data in {@code slot}. */
+    public abstract long[] shape(int slot);
+
+    /** Copies the live state into staging {@code slot}; returns the staged bytes (position 0, limit = length). */
+    public abstract ByteBuffer stage(int slot);
+
+    /** The bytes staged in {@code slot} by the last {@link #stage} (position 0, limit = length). */
+    public ByteBuffer staged(int slot) {
+        return staging[slot].duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Whether data of this type and shape can be restored into the live object. */
+    public abstract boolean accepts(ElementType type, long[] shape);
+
+    /** A buffer of {@code bytes} bytes to read saved data into (staging where possible). */
+    public ByteBuffer restoreBuffer(long bytes) {
+        ByteBuffer b = staging[0];
+        if (b == null || b.capacity() < bytes) {
+            b = ByteBuffer.allocateDirect(Math.toIntExact(bytes));
+        }
+        return b.clear().limit((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Copies saved bytes (position 0 to limit) into the live object. */
+    public abstract void restore(ByteBuffer saved);
+
+    static ByteBuffer allocate(long bytes) {
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a single protected entry is limited to 2 GiB; split it: " + bytes + " bytes");
+        }
+        // allocateDirect zero-fills, which touches every page now rather than during the first checkpoint
+        return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** A primitive array. */
+    static final class ArrayEntry extends ProtectedEntry {
+        private final Object array;
+        private final ElementType type;
+        private final int length;
+
+        ArrayEntry(String name, Scope scope, Object array, int slots) {
+            super(name, scope, slots);
+            this.array = array;
+            this.type = typeOf(array);
+            this.length = java.lang.reflect.Array.getLength(array);
+            for (int i = 0; i < slots; i++) {
+                staging[i] = allocate((long) length * type.width());
+            }
+        }
+
+        static ElementType typeOf(Object array) {
+            if (array instanceof double[]) {
+                return ElementType.DOUBLE;
+            } else if (array instanceof float[]) {
+                return ElementType.FLOAT;
+            } else if (array instanceof long[]) {
+                return ElementType.LONG;
+            } else if (array instanceof int[]) {
+                return ElementType.INT;
+            } else if (array instanceof short[]) {
+                return ElementType.SHORT;
+            } else if (array instanceof char[]) {
+                return ElementType.CHAR;
+            } else if (array instanceof byte[]) {
+                return ElementType.BYTE;
+            } else if (array instanceof boolean[]) {
+                return ElementType.BOOLEAN;
+            }
+            throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
+        }
+
+        @Override
+        public ElementType type() {
+            return type;
+        }
+
+        @Override
+        public long[] shape(int slot) {
+            return new long[] {length};
+        }
+
+        @Override
+        public ByteBuffer stage(int slot) {
+            ByteBuffer b = staging[slot].clear();
+            switch (type) {
+                case DOUBLE -> b.asDoubleBuffer().put((double[]) array);
+                case FLOAT -> b.asFloatBuffer().put((float[]) array);
+                case LONG -> b.asLongBuffer().put((long[]) array);
+                case INT -> b.asIntBuffer().put((int[]) array);
+                case SHORT -> b.asShortBuffer().put((short[]) array);
+                case CHAR -> b.asCharBuffer().put((char[]) array);
+                case BYTE -> b.put((byte[]) array);
+                case BOOLEAN -> {
+                    boolean[] a = (boolean[]) array;
+                    for (boolean v : a) {
+                        b.put(v ? (byte) 1 : (byte) 0);
+                    }
+                }
+                default -> throw new IllegalStateException(type.toString());
+            }
+            return b.position((int) ((long) length * type.width())).flip();
+        }
+
+        @Override
+        public boolean accepts(ElementType t, long[] shape) {
+            return t == type && shape.length == 1 && shape[0] == length;
+        }
+
+        @Override
+        public void restore(ByteBuffer saved) {
+            ByteBuffer b = saved.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            switch (type) {
+                case DOUBLE -> b.asDoubleBuffer().get((double[]) array);
+                case FLOAT -> b.asFloatBuffer().get((float[]) array);
+                case LONG -> b.asLongBuffer().get((long[]) array);
+                case INT -> b.asIntBuffer().get((int[]) array);
+                case SHORT -> b.asShortBuffer().get((short[]) array);
+                case CHAR -> b.asCharBuffer().get((char[]) array);
+                case BYTE -> b.get((byte[]) array);
+                case BOOLEAN -> {
+                    boolean[] a = (boolean[]) array;
+                    for (int i = 0; i < a.length; i++) {
+                        a[i] = b.get() != 0;
+                    }
+                }
+                default -> throw new IllegalStateException(type.toString());
+            }
+        }
+    }
+
+    /** A direct buffer, saved from 0 to its limit at registration. */
+    static final class BufferEntry extends ProtectedEntry {
+        private final ByteBuffer live;
+
+        BufferEntry(String name, Scope scope, ByteBuffer live, int slots) {
+            super(name, scope, slots);
+            this.live = live;
+            for (int i = 0; i < slots; i++) {
+                staging[i] = allocate(live.limit());
+            }
+        }
+
+        @Override
+        public ElementType type() {
+            return ElementType.OPAQUE;
+        }
+
+        @Override
+        public long[] shape(int slot) {
+            return new long[] {live.limit()};
+        }
+
+        @Override
+        public ByteBuffer stage(int slot) {
+            ByteBuffer b = staging[slot].clear();
+            b.put(live.duplicate().position(0));
+            return b.flip();
+        }
+
+        @Override
+        public boolean accepts(ElementType t, long[] shape) {
+            return t == ElementType.OPAQUE && shape.length == 1 && shape[0] == live.limit();
+        }
+
+        @Override
+        public void restore(ByteBuffer saved) {
+            live.duplicate().clear().put(saved.duplicate());
+        }
+    }
+
+    /** A user entity; its staging grows to the largest state it has written. */
+    static final class EntityEntry extends ProtectedEntry {
+        private final Snapshotable entity;
+
+        EntityEntry(String name, Scope scope, Snapshotable entity, int slots) {
+            super(name, scope, slots);
+            this.entity = entity;
+            for (int i = 0; i < slots; i++) {
+                staging[i] = allocate(4096);
+            }
+        }
+
+        @Override
+        public ElementType type() {
+            return ElementType.OPAQUE;
+        }
+
+        @Override
+        public long[] shape(int slot) {
+            return new long[] {staging[slot].limit()};
+        }
+
+        @Override
+        public ByteBuffer stage(int slot) {
+            GrowableSink sink = new GrowableSink(staging[slot].clear());
+            entity.save(sink);
+            staging[slot] = sink.buffer();
+            return staging[slot].flip();
+        }
+
+        @Override
+        public boolean accepts(ElementType t, long[] shape) {
+            return t == ElementType.OPAQUE && shape.length == 1;
+        }
+
+        @Override
+        public void restore(ByteBuffer saved) {
+            entity.restore(new BufferSource(saved.duplicate().order(ByteOrder.LITTLE_ENDIAN)));
+        }
+    }
+}

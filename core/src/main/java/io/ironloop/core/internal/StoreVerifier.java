@@ -1,0 +1,206 @@
+package io.ironloop.core.internal;
+
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog.Problem;
+import io.ironloop.core.StoreCatalog.VerifyReport;
+import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.EntryDescriptor;
+import io.ironloop.format.Manifest;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Verifies commit records and data files of a store for {@link io.ironloop.core.StoreCatalog}. A data file is
+ * opened with {@link CheckpointReader} (which checks magic, version, header, manifest and trailer); then the
+ * stored bytes of every chunk, in this file or in the earlier file a differential reference names, are read
+ * and their CRC32C recomputed, so each problem names entry, chunk, offset and both checksums. When every CRC
+ * holds, {@link CheckpointReader#verify()} also decodes the chunks. One verifier per verification; not
+ * thread-safe.
+ */
+public final class StoreVerifier {
+    private static final int READ_BUFFER = 64 * 1024;
+    private final Store store;
+    private final List<String> files = new ArrayList<>();
+    private final List<Problem> problems = new ArrayList<>();
+    private long chunks;
+
+    public StoreVerifier(Store store) {
+        this.store = store;
+    }
+
+    /** Every commit record and every data file of every series. */
+    public VerifyReport verifyStore() throws IOException {
+        for (String series : store.listSeries()) {
+            List<String> all = store.listFiles(series);
+            Map<String, LineInfo> byData = new HashMap<>();
+            for (String f : all) {
+                if (f.endsWith(LineCatalog.COMMIT_SUFFIX)) {
+                    files.add(f);
+                    try {
+                        LineInfo line = LineCatalog.checkedCommit(store, f, all);
+                        byData.put(line.dataFile(), line);
+                    } catch (CorruptCheckpointException e) {
+                        fileProblem(f, e);
+                    }
+                }
+            }
+            for (String f : all) {
+                if (f.endsWith(LineCatalog.DATA_SUFFIX)) {
+                    verifyData(f, byData.get(f));
+                }
+            }
+        }
+        return report();
+    }
+
+    /** One line: its commit record and its data file (following references). */
+    public VerifyReport verifyLine(String series, long sequence) throws IOException {
+        List<String> all = store.listFiles(series);
+        String commit = LineCatalog.commitFile(series, sequence);
+        String data = LineCatalog.dataFile(series, sequence);
+        if (all.contains(commit)) {
+            verifyCommitAndData(commit, all);
+        } else if (all.contains(data)) {
+            problems.add(new Problem(data, null, -1, data, 0, -1, -1,
+                    "line " + sequence + " of series " + series + " has a data file but no commit record: it was never committed"));
+            verifyData(data, null);
+        } else {
+            throw new IllegalArgumentException("series " + series + " in " + store.location() + " has no line " + sequence);
+        }
+        return report();
+    }
+
+    /** One commit record (with its line's data) or one data file. */
+    public VerifyReport verifyFile(String name) throws IOException {
+        if (name.endsWith(LineCatalog.COMMIT_SUFFIX)) {
+            verifyCommitAndData(name, store.listFiles(name.substring(0, name.indexOf('/'))));
+        } else if (name.endsWith(LineCatalog.DATA_SUFFIX)) {
+            verifyData(name, null);
+        } else {
+            throw new IllegalArgumentException("not a data file (" + LineCatalog.DATA_SUFFIX + ") or commit record ("
+                    + LineCatalog.COMMIT_SUFFIX + "): " + name);
+        }
+        return report();
+    }
+
+    private VerifyReport report() {
+        return new VerifyReport(files, chunks, problems);
+    }
+
+    private void verifyCommitAndData(String commit, List<String> seriesFiles) throws IOException {
+        files.add(commit);
+        try {
+            LineInfo line = LineCatalog.checkedCommit(store, commit, seriesFiles);
+            verifyData(line.dataFile(), line);
+        } catch (CorruptCheckpointException e) {
+            fileProblem(commit, e);
+            String data = commit.substring(0, commit.length() - LineCatalog.COMMIT_SUFFIX.length()) + LineCatalog.DATA_SUFFIX;
+            if (seriesFiles.contains(data)) {
+                verifyData(data, null);
+            }
+        }
+    }
+
+    private void verifyData(String name, LineInfo expected) throws IOException {
+        files.add(name);
+        Map<String, SeekableByteChannel> open = new LinkedHashMap<>();
+        try (SeekableByteChannel ch = store.openRead(name)) {
+            CheckpointReader reader;
+            try {
+                reader = CheckpointReader.open(ch, name, store::openRead);
+            } catch (CorruptCheckpointException e) {
+                fileProblem(name, e);
+                return;
+            }
+            Manifest m = reader.manifest();
+            if (expected != null && (m.meta().iteration() != expected.iteration()
+                    || !m.meta().settingsFingerprint().equals(expected.settingsFingerprint()))) {
+                problems.add(new Problem(name, null, -1, name, 0, -1, -1, "data file does not belong to its commit record: iteration "
+                        + m.meta().iteration() + " vs " + expected.iteration() + " in the commit record"));
+            }
+            int before = problems.size();
+            for (EntryDescriptor e : m.entries()) {
+                for (ChunkDescriptor c : e.chunks()) {
+                    chunks++;
+                    if (!c.zero()) {
+                        checkChunk(name, e.name(), c, open);
+                    }
+                }
+            }
+            if (problems.size() == before) {
+                for (CorruptCheckpointException e : reader.verify()) {
+                    fileProblem(name, e);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            problems.add(new Problem(name, null, -1, name, 0, -1, -1, "file is missing"));
+        } catch (IOException e) {
+            problems.add(new Problem(name, null, -1, name, 0, -1, -1, "cannot read: " + e));
+        } finally {
+            for (SeekableByteChannel c : open.values()) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // read-only channel; nothing was written that a failed close could lose
+                }
+            }
+        }
+    }
+
+    private void checkChunk(String file, String entry, ChunkDescriptor c, Map<String, SeekableByteChannel> open) throws IOException {
+        String location = c.file() == null ? file : c.file();
+        String where = "chunk " + c.index() + " of entry '" + entry + "'";
+        SeekableByteChannel ch = open.get(location);
+        if (ch == null) {
+            try {
+                ch = store.openRead(location);
+            } catch (NoSuchFileException | IllegalArgumentException e) {
+                problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1,
+                        where + " references " + location + ", which is missing"));
+                return;
+            }
+            open.put(location, ch);
+        }
+        long size = ch.size();
+        if (c.offset() < 0 || c.storedLength() < 0 || c.offset() > size - c.storedLength()) {
+            problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1, where + " (" + c.storedLength()
+                    + " bytes at offset " + c.offset() + ") lies beyond the end of " + location + " (" + size + " bytes): truncated"));
+            return;
+        }
+        CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(READ_BUFFER, Math.max(1, c.storedLength())));
+        ch.position(c.offset());
+        long left = c.storedLength();
+        while (left > 0) {
+            buf.clear().limit((int) Math.min(buf.capacity(), left));
+            int n = ch.read(buf);
+            if (n < 0) {
+                problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1, where + " ends early in " + location));
+                return;
+            }
+            crc.update(buf.flip());
+            left -= n;
+        }
+        int computed = (int) crc.getValue();
+        if (computed != c.crc32c()) {
+            problems.add(new Problem(file, entry, c.index(), location, c.offset(), Integer.toUnsignedLong(c.crc32c()),
+                    Integer.toUnsignedLong(computed), String.format("CRC32C mismatch in %s at offset %d of %s: stored %08x, computed %08x",
+                    where, c.offset(), location, c.crc32c(), computed)));
+        }
+    }
+
+    private void fileProblem(String file, CorruptCheckpointException e) {
+        problems.add(new Problem(file, null, -1, e.file(), e.offset(), -1, -1, e.getMessage()));
+    }
+}

@@ -1,0 +1,7 @@
+/** The checkpoint engine: protected state, stores, two-phase writes, policies, retention and restore. */
+module io.ironloop.core {
+    requires transitive io.ironloop.format;
+    requires org.slf4j;
+
+    exports io.ironloop.core;
+}

@@ -1,0 +1,59 @@
+package io.ironloop.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class CheckpointPolicyTest {
+    private static final long S = 1_000_000_000L;
+
+    @Test
+    void everyCalls_dueOnEveryNthCall() {
+        CheckpointPolicy p = CheckpointPolicy.everyCalls(3);
+        assertThat(new boolean[] {p.due(0), p.due(0), p.due(0), p.due(0), p.due(0), p.due(0)})
+                .containsExactly(false, false, true, false, false, true);
+    }
+
+    @Test
+    void minInterval_dueOnlyAfterGapSinceLastCheckpoint() {
+        CheckpointPolicy.MinInterval p = new CheckpointPolicy.MinInterval(Duration.ofSeconds(10), 0);
+        assertThat(p.due(9 * S)).isFalse();
+        assertThat(p.due(10 * S)).isTrue();
+        p.taken(10 * S, Duration.ZERO);
+        assertThat(p.due(15 * S)).isFalse();
+        assertThat(p.due(20 * S)).isTrue();
+    }
+
+    @Test
+    void allOf_bothDeliaGatesMustPass() {
+        CheckpointPolicy p = CheckpointPolicy.allOf(CheckpointPolicy.everyCalls(2), new CheckpointPolicy.MinInterval(Duration.ofSeconds(5), 0));
+        assertThat(p.due(1 * S)).isFalse(); // call 1, 1 s
+        assertThat(p.due(2 * S)).isFalse(); // call 2 passes, time does not
+        assertThat(p.due(6 * S)).isFalse(); // time passes, call 3 does not
+        assertThat(p.due(7 * S)).isTrue();  // call 4 and time both pass
+    }
+
+    @Test
+    void anyOf_onDemandTriggerForcesCheckpoint() {
+        AtomicBoolean trigger = new AtomicBoolean();
+        CheckpointPolicy p = CheckpointPolicy.anyOf(CheckpointPolicy.everyCalls(100), CheckpointPolicy.onDemand(trigger));
+        assertThat(p.due(0)).isFalse();
+        trigger.set(true);
+        assertThat(p.due(0)).isTrue();
+        assertThat(p.due(0)).isFalse();
+    }
+
+    @Test
+    void youngDaly_intervalIsSqrtTwoCostTimesMtbf() {
+        CheckpointPolicy.YoungDaly p = new CheckpointPolicy.YoungDaly(Duration.ofSeconds(3600), 0);
+        assertThat(p.due(0)).as("no cost measured yet").isTrue();
+        p.taken(0, Duration.ofMillis(500));
+        p.taken(0, Duration.ofMillis(1500));
+        // mean cost 1 s, MTBF 3600 s -> sqrt(7200) = 84.85 s
+        assertThat(p.interval().toMillis()).isBetween(84_800L, 84_900L);
+        assertThat(p.due(80 * S)).isFalse();
+        assertThat(p.due(85 * S)).isTrue();
+    }
+}

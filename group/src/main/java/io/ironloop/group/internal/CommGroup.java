@@ -1,0 +1,403 @@
+package io.ironloop.group.internal;
+
+import io.ironloop.group.ProcessFailedException;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.group.ReduceOp;
+import io.ironloop.group.ShrinkResult;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * A {@link ProcessGroup} over a {@link Session}: point-to-point messages and collectives built from
+ * them. Reductions run at rank 0 in rank order, one chunk at a time, and the result is broadcast, so
+ * results are bit-reproducible and memory stays bounded. A group is one incarnation ({@code epoch}) of
+ * the job's membership; {@link #shrink()} makes the next one.
+ */
+final class CommGroup implements ProcessGroup {
+    /** Reductions move at most this many bytes per member and message. */
+    static final int CHUNK_BYTES = 1 << 20;
+    private static final byte OK = 0;
+    private static final byte LENGTH_MISMATCH = 1;
+
+    private final Session session;
+    private final int epoch;
+    private final int[] members;
+    private final int rank;
+    private long collectiveSeq;
+    private long agreementSeq;
+    private volatile boolean superseded;
+    private volatile boolean closed;
+
+    CommGroup(Session session, int epoch, int[] members, int worldRank) {
+        this.session = session;
+        this.epoch = epoch;
+        this.members = members.clone();
+        int r = -1;
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == worldRank) {
+                r = i;
+            }
+        }
+        if (r < 0) {
+            throw new IllegalArgumentException("world rank " + worldRank + " is not a member of " + Arrays.toString(members));
+        }
+        this.rank = r;
+    }
+
+    Session session() {
+        return session;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return members.length;
+    }
+
+    @Override
+    public String jobId() {
+        return session.jobId();
+    }
+
+    @Override
+    public int worldRank(int r) {
+        Objects.checkIndex(r, members.length);
+        return members[r];
+    }
+
+    @Override
+    public int leader() {
+        int lw = session.leaderWorldRank();
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == lw) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public Set<Integer> failedRanks() {
+        SortedSet<Integer> failedWorld = session.failedWorldRanks();
+        if (failedWorld.isEmpty()) {
+            return Collections.emptySet();
+        }
+        TreeSet<Integer> out = new TreeSet<>();
+        for (int i = 0; i < members.length; i++) {
+            if (failedWorld.contains(members[i])) {
+                out.add(i);
+            }
+        }
+        return Collections.unmodifiableSet(out);
+    }
+
+    private RuntimeException abortCause(String operation) {
+        if (closed || session.isClosed()) {
+            return new IllegalStateException("the process group of job " + jobId() + " is closed (" + operation + ")");
+        }
+        if (superseded) {
+            return new IllegalStateException("this group was shrunk; use the group returned by shrink() (" + operation + ")");
+        }
+        Set<Integer> f = failedRanks();
+        return f.isEmpty() ? null : new ProcessFailedException(jobId(), f, operation + " at rank " + rank);
+    }
+
+    private void check(String operation) {
+        RuntimeException e = abortCause(operation);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    private void post(int dest, Envelope.Kind kind, long tag, byte[] payload) {
+        session.send(members[dest], new Envelope(epoch, kind, tag, members[rank], payload));
+    }
+
+    private byte[] take(int source, Envelope.Kind kind, long tag, String operation) {
+        return session.take(epoch, kind, members[source], tag, () -> abortCause(operation));
+    }
+
+    private void checkRank(int r, String what) {
+        if (r < 0 || r >= members.length) {
+            throw new IllegalArgumentException(what + " " + r + " is not a rank of this group of size " + members.length);
+        }
+    }
+
+    @Override
+    public void barrier() {
+        check("barrier");
+        long seq = ++collectiveSeq;
+        gatherBytes(new byte[0], 0, seq, "barrier");
+        broadcastBytes(new byte[0], 0, seq, "barrier");
+    }
+
+    @Override
+    public byte[] broadcast(byte[] data, int root) {
+        checkRank(root, "root");
+        check("broadcast");
+        if (rank == root) {
+            Objects.requireNonNull(data, "data");
+        }
+        return broadcastBytes(rank == root ? data.clone() : null, root, ++collectiveSeq, "broadcast");
+    }
+
+    @Override
+    public double[] broadcast(double[] data, int root) {
+        byte[] b = broadcast(rank == root ? ArrayCodec.encode(Objects.requireNonNull(data, "data"), 0, data.length) : null, root);
+        return ArrayCodec.decodeDoubles(b, 0);
+    }
+
+    @Override
+    public long[] broadcast(long[] data, int root) {
+        byte[] b = broadcast(rank == root ? ArrayCodec.encode(Objects.requireNonNull(data, "data"), 0, data.length) : null, root);
+        return ArrayCodec.decodeLongs(b, 0);
+    }
+
+    private byte[] broadcastBytes(byte[] data, int root, long seq, String operation) {
+        if (rank == root) {
+            for (int r = 0; r < members.length; r++) {
+                if (r != root) {
+                    post(r, Envelope.Kind.COLLECTIVE, seq, data);
+                }
+            }
+            return data;
+        }
+        return take(root, Envelope.Kind.COLLECTIVE, seq, operation);
+    }
+
+    private byte[][] gatherBytes(byte[] data, int root, long seq, String operation) {
+        if (rank != root) {
+            post(root, Envelope.Kind.COLLECTIVE, seq, data);
+            return null;
+        }
+        byte[][] out = new byte[members.length][];
+        for (int r = 0; r < members.length; r++) {
+            out[r] = r == root ? data : take(r, Envelope.Kind.COLLECTIVE, seq, operation);
+        }
+        return out;
+    }
+
+    @Override
+    public double[] allreduce(double[] values, ReduceOp op) {
+        Objects.requireNonNull(values, "values");
+        return ArrayCodec.decodeDoubles(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.DOUBLE, op), 0);
+    }
+
+    @Override
+    public long[] allreduce(long[] values, ReduceOp op) {
+        Objects.requireNonNull(values, "values");
+        return ArrayCodec.decodeLongs(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.LONG, op), 0);
+    }
+
+    @Override
+    public int[] allreduce(int[] values, ReduceOp op) {
+        Objects.requireNonNull(values, "values");
+        return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
+    }
+
+    /**
+     * Reduce-to-rank-0 then broadcast, chunk by chunk. The first contribution of each member carries the
+     * total length so rank 0 can reject mismatched arrays on every member.
+     */
+    private byte[] allreduceBytes(byte[] mine, Reduction type, ReduceOp op) {
+        Objects.requireNonNull(op, "op");
+        check("allreduce");
+        long seq = ++collectiveSeq;
+        int chunkBytes = CHUNK_BYTES / type.elementSize() * type.elementSize();
+        int chunks = Math.max(1, (mine.length + chunkBytes - 1) / chunkBytes);
+        byte[] result = new byte[mine.length];
+        for (int c = 0; c < chunks; c++) {
+            int from = c * chunkBytes;
+            int to = Math.min(mine.length, from + chunkBytes);
+            byte[] piece = Arrays.copyOfRange(mine, from, to);
+            byte[] reduced;
+            if (rank == 0) {
+                for (int r = 1; r < members.length; r++) {
+                    byte[] in = take(r, Envelope.Kind.COLLECTIVE, seq, "allreduce");
+                    int offset = 0;
+                    if (c == 0) {
+                        int theirs = ByteBuffer.wrap(in).getInt();
+                        offset = Integer.BYTES;
+                        if (theirs != mine.length || in.length - offset != piece.length) {
+                            String msg = "allreduce arrays differ in length: rank 0 has " + mine.length / type.elementSize()
+                                    + " elements, rank " + r + " has " + theirs / type.elementSize();
+                            byte[] err = msg.getBytes(StandardCharsets.UTF_8);
+                            byte[] out = new byte[1 + err.length];
+                            out[0] = LENGTH_MISMATCH;
+                            System.arraycopy(err, 0, out, 1, err.length);
+                            broadcastBytes(out, 0, seq, "allreduce");
+                            throw new IllegalArgumentException(msg);
+                        }
+                    }
+                    type.combineInto(piece, in, offset, op);
+                }
+                byte[] out = new byte[1 + piece.length];
+                out[0] = OK;
+                System.arraycopy(piece, 0, out, 1, piece.length);
+                broadcastBytes(out, 0, seq, "allreduce");
+                reduced = piece;
+                System.arraycopy(reduced, 0, result, from, reduced.length);
+            } else {
+                byte[] msg = piece;
+                if (c == 0) {
+                    msg = ByteBuffer.allocate(Integer.BYTES + piece.length).putInt(mine.length).put(piece).array();
+                }
+                post(0, Envelope.Kind.COLLECTIVE, seq, msg);
+                byte[] in = take(0, Envelope.Kind.COLLECTIVE, seq, "allreduce");
+                if (in[0] == LENGTH_MISMATCH) {
+                    throw new IllegalArgumentException(new String(in, 1, in.length - 1, StandardCharsets.UTF_8));
+                }
+                System.arraycopy(in, 1, result, from, in.length - 1);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public byte[][] gather(byte[] data, int root) {
+        checkRank(root, "root");
+        Objects.requireNonNull(data, "data");
+        check("gather");
+        return gatherBytes(data.clone(), root, ++collectiveSeq, "gather");
+    }
+
+    @Override
+    public byte[][] allgather(byte[] data) {
+        Objects.requireNonNull(data, "data");
+        check("allgather");
+        long seq = ++collectiveSeq;
+        byte[][] parts = gatherBytes(data.clone(), 0, seq, "allgather");
+        byte[] packed = null;
+        if (rank == 0) {
+            int total = Integer.BYTES * (1 + parts.length);
+            for (byte[] p : parts) {
+                total += p.length;
+            }
+            ByteBuffer b = ByteBuffer.allocate(total).putInt(parts.length);
+            for (byte[] p : parts) {
+                b.putInt(p.length);
+            }
+            for (byte[] p : parts) {
+                b.put(p);
+            }
+            packed = b.array();
+        }
+        ByteBuffer b = ByteBuffer.wrap(broadcastBytes(packed, 0, seq, "allgather"));
+        byte[][] out = new byte[b.getInt()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new byte[b.getInt()];
+        }
+        for (byte[] o : out) {
+            b.get(o);
+        }
+        return out;
+    }
+
+    @Override
+    public void send(int dest, int tag, byte[] data) {
+        checkRank(dest, "destination");
+        checkTag(tag);
+        Objects.requireNonNull(data, "data");
+        check("send to rank " + dest);
+        post(dest, Envelope.Kind.P2P, tag, data.clone());
+    }
+
+    @Override
+    public void send(int dest, int tag, double[] data) {
+        checkRank(dest, "destination");
+        checkTag(tag);
+        Objects.requireNonNull(data, "data");
+        check("send to rank " + dest);
+        post(dest, Envelope.Kind.P2P, tag, ArrayCodec.encode(data, 0, data.length));
+    }
+
+    @Override
+    public byte[] receive(int source, int tag) {
+        checkRank(source, "source");
+        checkTag(tag);
+        check("receive from rank " + source);
+        return take(source, Envelope.Kind.P2P, tag, "receive from rank " + source);
+    }
+
+    @Override
+    public double[] receiveDoubles(int source, int tag) {
+        return ArrayCodec.decodeDoubles(receive(source, tag), 0);
+    }
+
+    private static void checkTag(int tag) {
+        if (tag < 0) {
+            throw new IllegalArgumentException("message tags are non-negative, not " + tag);
+        }
+    }
+
+    @Override
+    public long agree(long value) {
+        if (closed || session.isClosed()) {
+            throw new IllegalStateException("the process group of job " + jobId() + " is closed (agree)");
+        }
+        return session.agreement().agree(epoch, ++agreementSeq, members, new long[] {value}, Agreement.Op.MIN)[0];
+    }
+
+    @Override
+    public ShrinkResult shrink() {
+        if (closed || session.isClosed()) {
+            throw new IllegalStateException("the process group of job " + jobId() + " is closed (shrink)");
+        }
+        if (superseded) {
+            throw new IllegalStateException("this group was already shrunk; shrink the group that shrink() returned");
+        }
+        long[] mask = new long[(members.length + 63) / 64];
+        Set<Integer> alive = session.aliveWorldRanks();
+        for (int i = 0; i < members.length; i++) {
+            if (alive.contains(members[i])) {
+                mask[i / 64] |= 1L << (i % 64);
+            }
+        }
+        long[] agreed = session.agreement().agree(epoch, ++agreementSeq, members, mask, Agreement.Op.AND);
+        int[] oldToNew = new int[members.length];
+        int[] survivors = new int[members.length];
+        int n = 0;
+        TreeSet<Integer> gone = new TreeSet<>();
+        for (int i = 0; i < members.length; i++) {
+            if ((agreed[i / 64] & (1L << (i % 64))) != 0) {
+                oldToNew[i] = n;
+                survivors[n++] = members[i];
+            } else {
+                oldToNew[i] = -1;
+                gone.add(i);
+            }
+        }
+        if (oldToNew[rank] < 0) {
+            throw new ProcessFailedException(jobId(), gone, "this process, rank " + rank + ", was excluded by the survivors");
+        }
+        superseded = true;
+        session.discardEpoch(epoch);
+        return new ShrinkResult(new CommGroup(session, epoch + 1, Arrays.copyOf(survivors, n), members[rank]), oldToNew);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!superseded) {
+            session.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ProcessGroup[job=" + jobId() + ", epoch=" + epoch + ", rank=" + rank + "/" + members.length + "]";
+    }
+}

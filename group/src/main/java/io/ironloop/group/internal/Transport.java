@@ -1,0 +1,38 @@
+package io.ironloop.group.internal;
+
+/**
+ * Moves {@link Envelope}s between the members of one job and reports membership. Messages from one sender
+ * are delivered in the order sent. Implementations: JGroups (processes) and in-JVM (threads).
+ *
+ * <p>Membership is reported only once every world rank has joined; from then on, a rank missing from
+ * the reported set is failed for good.
+ */
+public interface Transport extends AutoCloseable {
+    /** This member's world rank. */
+    int worldRank();
+
+    /** Number of world ranks. */
+    int worldSize();
+
+    /** The job id. */
+    String jobId();
+
+    /**
+     * Starts delivering events to {@code events}; returns once every world rank has joined.
+     *
+     * @throws io.ironloop.IronloopException if the group cannot be formed in time
+     */
+    void start(TransportEvents events);
+
+    /** Sends {@code envelope} to {@code destWorldRank}; silently dropped if that rank is gone. */
+    void send(int destWorldRank, Envelope envelope);
+
+    /** Network counters of this process; {@link Diagnostics.Counts#NONE} without a network. */
+    default Diagnostics.Counts counts() {
+        return Diagnostics.Counts.NONE;
+    }
+
+    /** Leaves the group and releases resources; idempotent. */
+    @Override
+    void close();
+}

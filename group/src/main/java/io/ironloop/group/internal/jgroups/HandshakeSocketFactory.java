@@ -1,0 +1,112 @@
+package io.ironloop.group.internal.jgroups;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketAddress;
+import org.jgroups.util.DefaultSocketFactory;
+
+/**
+ * JGroups socket factory whose TCP sockets run the {@link SecretHandshake} right after connecting, and
+ * whose server sockets hand JGroups only connections that passed it.
+ */
+final class HandshakeSocketFactory extends DefaultSocketFactory {
+    private final SecretHandshake handshake;
+
+    HandshakeSocketFactory(SecretHandshake handshake) {
+        this.handshake = handshake;
+    }
+
+    @Override
+    public Socket createSocket(String service) {
+        return new AuthenticatingSocket();
+    }
+
+    @Override
+    public Socket createSocket(String service, String host, int port) throws IOException {
+        Socket s = new AuthenticatingSocket();
+        s.connect(new InetSocketAddress(host, port));
+        return s;
+    }
+
+    @Override
+    public Socket createSocket(String service, InetAddress host, int port) throws IOException {
+        Socket s = new AuthenticatingSocket();
+        s.connect(new InetSocketAddress(host, port));
+        return s;
+    }
+
+    @Override
+    public Socket createSocket(String service, String host, int port, InetAddress localHost, int localPort) throws IOException {
+        Socket s = new AuthenticatingSocket();
+        s.bind(new InetSocketAddress(localHost, localPort));
+        s.connect(new InetSocketAddress(host, port));
+        return s;
+    }
+
+    @Override
+    public Socket createSocket(String service, InetAddress host, int port, InetAddress localHost, int localPort) throws IOException {
+        Socket s = new AuthenticatingSocket();
+        s.bind(new InetSocketAddress(localHost, localPort));
+        s.connect(new InetSocketAddress(host, port));
+        return s;
+    }
+
+    @Override
+    public ServerSocket createServerSocket(String service) throws IOException {
+        return new AuthenticatingServerSocket();
+    }
+
+    @Override
+    public ServerSocket createServerSocket(String service, int port) throws IOException {
+        return createServerSocket(service, port, 50, null);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(String service, int port, int backlog) throws IOException {
+        return createServerSocket(service, port, backlog, null);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(String service, int port, int backlog, InetAddress bindAddress) throws IOException {
+        ServerSocket s = new AuthenticatingServerSocket();
+        s.bind(new InetSocketAddress(bindAddress, port), backlog);
+        return s;
+    }
+
+    private final class AuthenticatingSocket extends Socket {
+        @Override
+        public void connect(SocketAddress endpoint, int timeout) throws IOException {
+            super.connect(endpoint, timeout);
+            try {
+                handshake.asClient(this);
+            } catch (IOException e) {
+                close();
+                throw e;
+            }
+        }
+    }
+
+    private final class AuthenticatingServerSocket extends ServerSocket {
+        AuthenticatingServerSocket() throws IOException {
+            super();
+        }
+
+        @Override
+        public Socket accept() throws IOException {
+            while (true) {
+                Socket s = super.accept();
+                if (handshake.asServer(s)) {
+                    return s;
+                }
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // already closed by the peer
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.ironloop.group.internal.jgroups;
+
+import io.ironloop.IronloopException;
+import io.ironloop.group.GroupConfig;
+import io.ironloop.group.internal.Diagnostics;
+import io.ironloop.group.internal.Envelope;
+import io.ironloop.group.internal.Transport;
+import io.ironloop.group.internal.TransportEvents;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.jgroups.protocols.MERGE3;
+import org.jgroups.util.ExtendedUUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Transport} on a JGroups channel whose cluster name is the job id. Each member's address
+ * carries its world rank; the transport reports membership once all ranks are in one view, and from then
+ * on maps every view to the set of live ranks.
+ */
+public final class JGroupsTransport implements Transport, Receiver {
+    private static final Logger LOG = LoggerFactory.getLogger(JGroupsTransport.class);
+    private static final String RANK_KEY = "ironloop.rank";
+    private static final short HEADER_ID = 1733;
+
+    private final int rank;
+    private final int size;
+    private final String jobId;
+    private final GroupConfig config;
+    private final StackBuilder.Network network;
+    private final byte[] secret;
+    private final SecretHandshake handshake;
+    private final Map<Integer, Address> addresses = new ConcurrentHashMap<>();
+    private final Object formation = new Object();
+    private volatile TransportEvents events;
+    private volatile boolean formed;
+    private volatile JChannel channel;
+
+    /**
+     * A transport for {@code env}, bound and discovering as {@code config} and the environment say.
+     *
+     * @throws io.ironloop.ConfigurationException if the addresses cannot be worked out
+     */
+    public static JGroupsTransport create(io.ironloop.group.RankEnvironment env, GroupConfig config, byte[] secret) {
+        return new JGroupsTransport(env.rank(), env.size(), env.jobId(), config, NetworkPlan.of(env, config), secret);
+    }
+
+    JGroupsTransport(int rank, int size, String jobId, GroupConfig config, StackBuilder.Network network, byte[] secret) {
+        this.rank = rank;
+        this.size = size;
+        this.jobId = jobId;
+        this.config = config;
+        this.network = network;
+        this.secret = secret.clone();
+        this.handshake = new SecretHandshake(secret);
+    }
+
+    @Override
+    public int worldRank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return size;
+    }
+
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public void start(TransportEvents e) {
+        this.events = e;
+        try {
+            JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake));
+            channel = ch;
+            ch.addAddressGenerator(() -> ExtendedUUID.randomUUID("rank-" + rank).put(RANK_KEY, ByteBuffer.allocate(4).putInt(rank).array()));
+            ch.setReceiver(this);
+            ch.setDiscardOwnMessages(true);
+            SuspectObserver observer = ch.getProtocolStack().findProtocol(SuspectObserver.class);
+            observer.sink(a -> {
+                int r = rankOf(a);
+                if (r >= 0) {
+                    e.onSuspect(r);
+                }
+            });
+            ch.connect(jobId);
+        } catch (Exception ex) {
+            close();
+            throw new IronloopException("rank " + rank + " of job " + jobId + " could not start its group channel on "
+                    + network.bindAddress().getHostAddress() + ":" + network.bindPort() + ": " + ex.getMessage(), ex);
+        }
+        long deadline = System.nanoTime() + config.joinTimeout().toNanos();
+        synchronized (formation) {
+            while (!formed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    Set<Integer> present = new TreeSet<>(addresses.keySet());
+                    close();
+                    throw new IronloopException("only ranks " + present + " of " + size + " joined job " + jobId + " within "
+                            + config.joinTimeout().toSeconds() + " s: check that every rank started, that the peer list or discovery setting "
+                            + "is right, and that all ranks read the same job secret");
+                }
+                try {
+                    formation.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    close();
+                    throw new IronloopException("interrupted while job " + jobId + " formed", ex);
+                }
+            }
+        }
+        // Once formed, a member that leaves the view is failed for good: never merge it back.
+        channel.getProtocolStack().removeProtocol(MERGE3.class);
+    }
+
+    static int rankOf(Address a) {
+        if (a instanceof ExtendedUUID u) {
+            byte[] b = u.get(RANK_KEY);
+            if (b != null && b.length == 4) {
+                return ByteBuffer.wrap(b).getInt();
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void viewAccepted(View view) {
+        TreeSet<Integer> alive = new TreeSet<>();
+        for (Address a : view.getMembers()) {
+            int r = rankOf(a);
+            if (r < 0 || r >= size) {
+                LOG.error("job {}: member {} carries no valid rank (size {}); ignoring it", jobId, a, size);
+                continue;
+            }
+            Address previous = addresses.get(r);
+            if (previous != null && !previous.equals(a)) {
+                if (view.containsMember(previous)) {
+                    LOG.error("job {}: two members claim rank {}: {} and {}; ignoring the second", jobId, r, previous, a);
+                    continue;
+                }
+                if (formed) {
+                    LOG.error("job {}: rank {} came back as a new process {}; a failed rank never rejoins, ignoring it", jobId, r, a);
+                    continue;
+                }
+            }
+            if (previous == null) {
+                addresses.put(r, a);
+                if (!formed) {
+                    events.onJoined(r);
+                }
+            }
+            alive.add(r);
+        }
+        int leader = rankOf(view.getCoord());
+        if (!formed) {
+            if (alive.size() == size) {
+                synchronized (formation) {
+                    formed = true;
+                    formation.notifyAll();
+                }
+                events.onMembership(alive, leader);
+            }
+            return;
+        }
+        events.onMembership(alive, leader);
+    }
+
+    @Override
+    public void receive(Message msg) {
+        EnvelopeHeader h = msg.getHeader(HEADER_ID);
+        if (h == null) {
+            LOG.warn("job {}: dropping a message without an Ironloop header from {}", jobId, msg.getSrc());
+            return;
+        }
+        if (h.source != rankOf(msg.getSrc())) {
+            LOG.warn("job {}: dropping a message from {} that claims to come from rank {}", jobId, msg.getSrc(), h.source);
+            return;
+        }
+        byte[] payload = msg.getArray();
+        if (payload == null) {
+            payload = new byte[0];
+        } else if (msg.getOffset() != 0 || msg.getLength() != payload.length) {
+            payload = java.util.Arrays.copyOfRange(payload, msg.getOffset(), msg.getOffset() + msg.getLength());
+        }
+        events.onMessage(h.toEnvelope(payload));
+    }
+
+    @Override
+    public void send(int destWorldRank, Envelope envelope) {
+        Address dest = addresses.get(destWorldRank);
+        JChannel ch = channel;
+        if (dest == null || ch == null) {
+            return;
+        }
+        Message m = new BytesMessage(dest, envelope.payload()).putHeader(HEADER_ID, new EnvelopeHeader(envelope));
+        if (envelope.kind() == Envelope.Kind.AGREE) {
+            m.setFlag(Message.Flag.OOB, Message.Flag.NO_FC);
+        }
+        try {
+            ch.send(m);
+        } catch (Exception ex) {
+            LOG.debug("job {}: could not send to rank {} ({}); it is leaving or gone", jobId, destWorldRank, ex.toString());
+        }
+    }
+
+    @Override
+    public Diagnostics.Counts counts() {
+        JChannel ch = channel;
+        WireCounter w = ch == null ? null : ch.getProtocolStack().findProtocol(WireCounter.class);
+        return new Diagnostics.Counts(w == null ? 0 : w.sent(), w == null ? 0 : w.received(), handshake.refusedConnections());
+    }
+
+    @Override
+    public void close() {
+        JChannel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.ironloop.group.launch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reports a rank's progress to the local launcher's supervisor, which records it in its timeline, injects
+ * faults at reported iterations ({@code --fail RANK@ITER}) and recognises restart storms from it.
+ *
+ * <p>{@link #get()} returns the link of this process: connected when the process was started by
+ * {@code ironloop run} (through {@link RankBootstrap}), a no-op otherwise, so callers never test for
+ * the launcher. Thread-safe; events are a few hundred bytes sent synchronously over loopback. A send that
+ * fails is reported once on standard error and further events are dropped (the rank halts soon after,
+ * because a broken control connection means the launcher is gone).
+ *
+ * <p>Standard event types, with their fields (add others freely; {@code type} is reserved):
+ * <ul>
+ *   <li>{@code plan}: {@code iterations} — the last iteration number the run will report</li>
+ *   <li>{@code iteration}: {@code iteration} — the rank starts this iteration</li>
+ *   <li>{@code saved}: {@code iteration}, {@code level} — a checkpoint was committed</li>
+ *   <li>{@code restored}: {@code iteration} — state was restored; the loop resumes there</li>
+ *   <li>{@code tasks-skipped}: {@code count} — finished tasks skipped after a restart</li>
+ * </ul>
+ */
+public final class LauncherLink {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final LauncherLink NONE = new LauncherLink(null);
+    private static volatile LauncherLink current = NONE;
+
+    private final LauncherConnection connection;
+
+    private LauncherLink(LauncherConnection connection) {
+        this.connection = connection;
+    }
+
+    /** The link of this process; a no-op link when not running under the launcher. */
+    public static LauncherLink get() {
+        return current;
+    }
+
+    static void install(LauncherConnection connection) {
+        current = new LauncherLink(Objects.requireNonNull(connection, "connection"));
+    }
+
+    /** Whether this process runs under the launcher and its control connection is open. */
+    public boolean isActive() {
+        return connection != null && connection.isOpen();
+    }
+
+    /** The launch environment, when this process runs under the launcher. */
+    public Optional<LaunchEnvironment> environment() {
+        return connection == null ? Optional.empty() : Optional.of(connection.environment());
+    }
+
+    /**
+     * Sends an event.
+     *
+     * @param type the event type (non-blank)
+     * @param fields the event's fields: strings, numbers, booleans, lists and maps of those; not
+     *     {@code type}
+     * @throws IllegalArgumentException if the type is blank or the fields contain {@code type}
+     */
+    public void event(String type, Map<String, ?> fields) {
+        if (type == null || type.isBlank()) {
+            throw new IllegalArgumentException("event type must not be blank");
+        }
+        if (fields.containsKey("type")) {
+            throw new IllegalArgumentException("event field name 'type' is reserved");
+        }
+        if (connection == null) {
+            return;
+        }
+        ObjectNode node = ControlProtocol.message(type);
+        for (Map.Entry<String, ?> e : fields.entrySet()) {
+            JsonNode value = JSON.valueToTree(e.getValue());
+            node.set(e.getKey(), value);
+        }
+        connection.send(node);
+    }
+
+    /**
+     * Declares the last iteration number this run will report, so the launcher can reject fault
+     * injection points past it.
+     *
+     * @param lastIteration the last iteration number
+     */
+    public void plan(long lastIteration) {
+        if (connection != null) {
+            connection.send(ControlProtocol.message("plan").put("iterations", lastIteration));
+        }
+    }
+
+    /**
+     * Reports that the rank starts an iteration. When the launcher has a fault to inject at this
+     * iteration the call waits for it (the rank is then killed here); otherwise it returns at once.
+     *
+     * @param iteration the iteration number, as the application counts
+     */
+    public void iteration(long iteration) {
+        if (connection != null) {
+            connection.iteration(ControlProtocol.message("iteration").put("iteration", iteration), iteration);
+        }
+    }
+
+    /**
+     * Reports a committed checkpoint.
+     *
+     * @param iteration the iteration the checkpoint holds
+     * @param level the storage level or kind, e.g. {@code global}, {@code local}
+     */
+    public void saved(long iteration, String level) {
+        if (connection != null) {
+            connection.send(ControlProtocol.message("saved").put("iteration", iteration).put("level", level));
+        }
+    }
+
+    /**
+     * Reports that state was restored and the loop resumes at an iteration.
+     *
+     * @param iteration the iteration the run resumes at
+     */
+    public void restored(long iteration) {
+        if (connection != null) {
+            connection.send(ControlProtocol.message("restored").put("iteration", iteration));
+        }
+    }
+
+    /**
+     * Reports finished tasks skipped after a restart.
+     *
+     * @param count how many tasks were skipped
+     */
+    public void tasksSkipped(long count) {
+        if (connection != null) {
+            connection.send(ControlProtocol.message("tasks-skipped").put("count", count));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.ironloop.group.process;
+
+import io.ironloop.group.jgroups.LocalJob;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/** Starts rank JVMs running {@link RankMain} with the launcher's environment; destroys them by PID. */
+final class ChildJob implements AutoCloseable {
+    final List<Process> processes = new ArrayList<>();
+    final List<List<String>> lines = new ArrayList<>();
+
+    ChildJob(int n, String job, Path dir, String... args) throws IOException {
+        int[] ports = LocalJob.freePorts(n);
+        Path secret = LocalJob.secret(dir, "secret-" + job, job.hashCode());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int r = 0; r < n; r++) {
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                    "-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
+                    "-cp", System.getProperty("java.class.path"), RankMain.class.getName()));
+            cmd.addAll(List.of(args));
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("IRONLOOP_RANK", String.valueOf(r));
+            pb.environment().put("IRONLOOP_SIZE", String.valueOf(n));
+            pb.environment().put("IRONLOOP_JOB", job);
+            pb.environment().put("IRONLOOP_PEERS", LocalJob.peers(ports));
+            pb.environment().put("IRONLOOP_SECRET_FILE", secret.toString());
+            pb.redirectError(dir.resolve(job + "-rank" + r + ".log").toFile());
+            Process p = pb.start();
+            processes.add(p);
+            List<String> out = new CopyOnWriteArrayList<>();
+            lines.add(out);
+            Thread t = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l = in.readLine(); l != null; l = in.readLine()) {
+                        out.add(l);
+                    }
+                } catch (IOException e) {
+                    out.add("IOERROR " + e);
+                }
+            }, "child-stdout-" + r);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    Optional<String> line(int rank, String prefix) {
+        return lines.get(rank).stream().filter(l -> l.startsWith(prefix)).findFirst();
+    }
+
+    boolean all(String prefix, int except) {
+        for (int r = 0; r < lines.size(); r++) {
+            if (r != except && line(r, prefix).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    long pid(int rank) {
+        return processes.get(rank).pid();
+    }
+
+    /** Sends a signal (STOP, CONT) with kill(1). */
+    void signal(int rank, String signal) throws IOException, InterruptedException {
+        Process k = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid(rank))).inheritIO().start();
+        if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
+            throw new IOException("kill -" + signal + " " + pid(rank) + " failed");
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.ironloop.group.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Real rank JVMs started with the launcher's environment contract; real kill -9 and SIGSTOP. At most 4
+ * JVMs at a time, each with a 256 MiB heap.
+ */
+class ProcessGroupProcessTest {
+    @TempDir
+    Path dir;
+    private ChildJob job;
+
+    @AfterEach
+    void destroyChildren() {
+        if (job != null) {
+            job.close();
+        }
+    }
+
+    private static Duration formation() {
+        return Duration.ofSeconds(60);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void collectives_realProcesses_bitIdenticalOnEveryRank(int n) throws Exception {
+        job = new ChildJob(n, "coll" + n, dir, "collectives", "STAR", "0");
+        await().atMost(formation()).until(() -> job.all("RESULT", -1));
+        Set<String> results = new HashSet<>();
+        for (int r = 0; r < n; r++) {
+            results.add(job.line(r, "RESULT").orElseThrow());
+        }
+        assertThat(results).hasSize(1);
+        assertThat(results.iterator().next()).contains(" true [" + (n - 1) + ", 0] ");
+    }
+
+    /** Kills the victim with SIGKILL (or stops it with SIGSTOP) and returns the detection time in seconds. */
+    private double failVictim(int n, String name, String scenario, String victimSpec, boolean stop, double boundSeconds) throws Exception {
+        job = new ChildJob(n, name, dir, scenario, "STAR", victimSpec);
+        await().atMost(formation()).until(() -> job.all("READY", -1));
+        String ready = job.line(0, "READY").orElseThrow();
+        int victim = Integer.parseInt(ready.substring(ready.indexOf("victim=") + 7));
+        long t0 = System.currentTimeMillis();
+        if (stop) {
+            job.signal(victim, "STOP");
+        } else {
+            job.processes.get(victim).toHandle().destroyForcibly();
+        }
+        String done = scenario.equals("agree") ? "AGREED" : "SHRUNK";
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.all(done, victim));
+        long last = 0;
+        for (int r = 0; r < n; r++) {
+            if (r != victim && !scenario.equals("agree")) {
+                String failed = job.line(r, "FAILED").orElseThrow();
+                assertThat(failed).endsWith("[" + victim + "]");
+                last = Math.max(last, Long.parseLong(failed.split(" ")[1]));
+            }
+        }
+        double seconds = (last - t0) / 1000.0;
+        if (!scenario.equals("agree")) {
+            System.err.printf("%s: detection %.2f s after %s of rank %d%n", name, seconds, stop ? "SIGSTOP" : "kill -9", victim);
+            assertThat(seconds).as("detection time, bound %.1f s", boundSeconds).isLessThanOrEqualTo(boundSeconds);
+        }
+        if (stop) {
+            job.signal(victim, "CONT");
+        }
+        return seconds;
+    }
+
+    @Test
+    void killNonLeaderDuringAllreduce_survivorsThrowWithinBound_shrinkWorks() throws Exception {
+        failVictim(4, "kill", "fail", "next", false, 2.5);
+        for (int r = 0; r < 4; r++) {
+            if (job.line(r, "SHRUNK").isPresent()) {
+                assertThat(job.line(r, "SHRUNK").orElseThrow()).startsWith("SHRUNK 3 sum=");
+            }
+        }
+        int victim = Integer.parseInt(job.line(0, "READY").orElseThrow().replaceAll(".*victim=", ""));
+        int expected = 0 + 1 + 2 + 3 - victim;
+        assertThat(job.line((victim + 1) % 4, "SHRUNK").orElseThrow()).contains("sum=" + (double) expected);
+    }
+
+    @Test
+    void killLeader_survivorsContinueUnderNewLeader() throws Exception {
+        failVictim(3, "leader", "fail", "leader", false, 3.0);
+        int victim = Integer.parseInt(job.line(0, "READY").orElseThrow().replaceAll(".*victim=", ""));
+        for (int r = 0; r < 3; r++) {
+            if (r != victim) {
+                String shrunk = job.line(r, "SHRUNK").orElseThrow();
+                assertThat(shrunk).startsWith("SHRUNK 2 sum=").doesNotContain("leaderWorld=" + victim);
+            }
+        }
+    }
+
+    @Test
+    void killAgreementCoordinatorDuringAgree_everySurvivorReturnsSameValue() throws Exception {
+        failVictim(3, "agree", "agree", "0", false, 0);
+        assertThat(job.line(1, "AGREED").orElseThrow()).isEqualTo("AGREED 101");
+        assertThat(job.line(2, "AGREED").orElseThrow()).isEqualTo("AGREED 101");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Disabled("failed once on a machine at load 10+ (no view change within 30 s after SIGSTOP); "
+            + "issue 3 stays open until hang detection is proven under load")
+    void sigstop_detectedAsFailedWithinTimeoutPlusIntervalPlusOne() throws Exception {
+        failVictim(3, "hang", "fail", "next", true, 5 + 1 + 1);
+    }
+
+    @Test
+    void heartbeats_starAtFourRanks_growLinearlyNotQuadratically() throws Exception {
+        int n = 4;
+        job = new ChildJob(n, "hb", dir, "heartbeats", "STAR", "0");
+        await().atMost(formation()).until(() -> job.all("HEARTBEATS", -1));
+        String[] parts = job.line(0, "HEARTBEATS").orElseThrow().split(" ");
+        double received = Double.parseDouble(parts[1]);
+        System.err.printf("heartbeats at %d ranks (STAR): %.2f received per 1 s interval, %s sent%n", n, received, parts[2]);
+        assertThat(received).as("2(N-1) = %d expected, N(N-1) = %d would be all-to-all", 2 * (n - 1), n * (n - 1))
+                .isBetween(0.7 * 2 * (n - 1), 1.3 * 2 * (n - 1));
+    }
+}

@@ -1,0 +1,10 @@
+/** The user-facing fault-tolerance runtime: triggers (termination signals, preemption notices). */
+module io.ironloop.runtime {
+    requires transitive io.ironloop.core;
+    requires io.ironloop.base;
+    requires org.slf4j;
+    requires java.net.http;
+    requires jdk.unsupported;
+
+    exports io.ironloop.runtime.trigger;
+}
