@@ -61,6 +61,22 @@ public final class CheckpointReader {
     }
 
     /**
+     * Streams entry {@code name} to {@code sink} chunk by chunk, in order, each chunk verified and
+     * decoded before the sink sees it; a chunk that fails its check is never delivered (the chunks
+     * before it were). Zero chunks are delivered as zeros.
+     *
+     * @param name the entry's name
+     * @param sink receives each chunk's offset within the entry and its bytes
+     * @throws IllegalArgumentException for an unknown entry
+     * @throws ChecksumMismatchException when a chunk's stored bytes fail their CRC32C
+     * @throws CorruptCheckpointException when a chunk cannot be located, opened or decoded
+     * @throws IOException when a channel fails or the sink throws it
+     */
+    public void readEntry(String name, ChunkSink sink) throws IOException {
+        engine.readEntry(name, sink);
+    }
+
+    /**
      * Checks the CRC32C of every stored chunk of every entry, following references, and lists every
      * problem found (a bad chunk, an unreadable referenced file) rather than stopping at the first.
      * Header, trailer and manifest were checked by {@link #open}.

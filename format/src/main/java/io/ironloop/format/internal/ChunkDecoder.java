@@ -28,6 +28,7 @@ public final class ChunkDecoder implements AutoCloseable {
     private final Compression compression = new Compression(0);
     private final CRC32C crc = new CRC32C();
     private ByteBuffer io = ByteBuffer.allocateDirect(0);
+    private ByteBuffer chunk = ByteBuffer.allocateDirect(0);
     private byte[] stored = new byte[0];
     private byte[] decoded = new byte[0];
     private byte[] raw = new byte[0];
@@ -80,6 +81,32 @@ public final class ChunkDecoder implements AutoCloseable {
             result = raw;
         }
         target.put(at, result, 0, len);
+    }
+
+    /**
+     * Reads, verifies and decodes chunk {@code c} into a reusable buffer and returns a read-only view of
+     * its {@code rawLength} bytes, valid until the next call.
+     *
+     * @param where the chunk's description for messages
+     * @throws ChecksumMismatchException when the stored bytes do not match their CRC32C
+     * @throws CorruptCheckpointException when they do not decode to exactly {@code rawLength} bytes
+     */
+    public ByteBuffer decodeChunk(ChunkDescriptor c, ChunkSources.Source src, ElementType type, String where) throws IOException {
+        int len = (int) c.rawLength();
+        if (chunk.capacity() < len) {
+            chunk = ByteBuffer.allocateDirect(len);
+        }
+        ByteBuffer out = chunk.clear().limit(len);
+        if (c.zero()) {
+            ZeroBytes.fill(out, 0, len);
+        } else if (c.codec() == Codec.NONE) {
+            ChannelIo.readFully(src.channel(), c.offset(), out, src.name());
+            out.flip();
+            check(c, src, out, where);
+        } else {
+            decode(c, src, out, 0, type, where);
+        }
+        return out.position(0).limit(len).asReadOnlyBuffer();
     }
 
     /**

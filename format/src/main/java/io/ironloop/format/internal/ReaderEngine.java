@@ -3,6 +3,7 @@ package io.ironloop.format.internal;
 import io.ironloop.format.ChecksumMismatchException;
 import io.ironloop.format.ChunkDescriptor;
 import io.ironloop.format.ChunkResolver;
+import io.ironloop.format.ChunkSink;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Manifest;
@@ -86,10 +87,7 @@ public final class ReaderEngine {
 
     /** See {@link io.ironloop.format.CheckpointReader#readEntry}. */
     public void readEntry(String name, ByteBuffer target) throws IOException {
-        EntryDescriptor entry = byName.get(Objects.requireNonNull(name, "name"));
-        if (entry == null) {
-            throw new IllegalArgumentException("no entry '" + name + "' in " + fileName + "; it has " + byName.keySet());
-        }
+        EntryDescriptor entry = entry(name);
         long length = entry.header().byteLength();
         if (target.remaining() != length) {
             throw new IllegalArgumentException("entry " + entry.header() + " has " + length + " bytes but the target has room for "
@@ -109,6 +107,30 @@ public final class ReaderEngine {
                 decoder.decode(c, src, t, (int) (i * chunkSize), entry.header().type(), where);
             }
         }
+    }
+
+    /** See {@link io.ironloop.format.CheckpointReader#readEntry(String, ChunkSink)}. */
+    public void readEntry(String name, ChunkSink sink) throws IOException {
+        Objects.requireNonNull(sink, "sink");
+        EntryDescriptor entry = entry(name);
+        try (ChunkSources sources = sources()) {
+            List<ChunkDescriptor> chunks = entry.chunks();
+            String label = label(entry);
+            for (int i = 0; i < chunks.size(); i++) {
+                ChunkDescriptor c = chunks.get(i);
+                String where = where(label, c);
+                ChunkSources.Source src = c.zero() ? null : sources.sourceOf(c, where);
+                sink.accept(i * chunkSize, decoder.decodeChunk(c, src, entry.header().type(), where));
+            }
+        }
+    }
+
+    private EntryDescriptor entry(String name) {
+        EntryDescriptor entry = byName.get(Objects.requireNonNull(name, "name"));
+        if (entry == null) {
+            throw new IllegalArgumentException("no entry '" + name + "' in " + fileName + "; it has " + byName.keySet());
+        }
+        return entry;
     }
 
     /** See {@link io.ironloop.format.CheckpointReader#verify}. */

@@ -1,0 +1,103 @@
+package io.ironloop.format;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StreamingReadTest {
+    private static final WriterOptions OPTIONS = new WriterOptions(8192, 3, true);
+
+    private static Map<EntryHeader, ByteBuffer> entries(Random rnd) {
+        Map<EntryHeader, ByteBuffer> m = new LinkedHashMap<>();
+        for (Codec codec : Codec.values()) {
+            EntryHeader h = new EntryHeader("d-" + codec, ElementType.DOUBLE, new long[] {10_000}, Scope.LOCAL, codec);
+            m.put(h, Checkpoints.mixed(rnd, 80_000, 8192));
+        }
+        return m;
+    }
+
+    /** Collects streamed chunks into one buffer, checking offsets and read-only views. */
+    private static ByteBuffer stream(CheckpointReader r, String name, int length) throws IOException {
+        ByteBuffer out = ByteBuffer.allocate(length);
+        long[] expectedOffset = {0};
+        r.readEntry(name, (offset, bytes) -> {
+            assertThat(offset).isEqualTo(expectedOffset[0]);
+            assertThat(bytes.isReadOnly()).isTrue();
+            expectedOffset[0] += bytes.remaining();
+            out.put(bytes);
+        });
+        assertThat(expectedOffset[0]).isEqualTo(length);
+        return out.flip();
+    }
+
+    @Test
+    void readEntryWithSink_everyCodecZeroChunksAndReferences_deliversTheSameBytesInOrder() throws IOException {
+        Random rnd = new Random(21);
+        Map<EntryHeader, ByteBuffer> first = entries(rnd);
+        Checkpoints.Written a = Checkpoints.write("s/a.ilc", OPTIONS, null, first);
+        Map<EntryHeader, ByteBuffer> second = new LinkedHashMap<>();
+        first.forEach((h, b) -> second.put(h, ByteBuffer.allocate(b.remaining()).put(b.duplicate()).put(9, (byte) 7).flip()));
+        Checkpoints.Written b = Checkpoints.write("s/b.ilc", OPTIONS, a.manifest(), second);
+
+        CheckpointReader r = Checkpoints.open(b.bytes(), "s/b.ilc", Checkpoints.resolver(Map.of("s/a.ilc", a.bytes())));
+
+        assertThat(b.summary().referencedChunks()).isPositive();
+        for (Map.Entry<EntryHeader, ByteBuffer> e : second.entrySet()) {
+            assertThat(stream(r, e.getKey().name(), e.getValue().remaining())).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    void readEntryWithSink_copyingIntoADoubleArray_restoresTheArray() throws IOException {
+        double[] values = new double[5000];
+        Random rnd = new Random(22);
+        for (int i = 0; i < values.length; i++) {
+            values[i] = rnd.nextGaussian();
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asDoubleBuffer().put(values);
+        EntryHeader h = new EntryHeader("v", ElementType.DOUBLE, new long[] {values.length}, Scope.LOCAL, Codec.NONE);
+        CheckpointReader r = Checkpoints.open(Checkpoints.write(OPTIONS, Map.of(h, bytes)).bytes());
+
+        double[] restored = new double[values.length];
+        r.readEntry("v", (offset, chunk) -> chunk.order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer()
+                .get(restored, (int) (offset / 8), chunk.remaining() / 8));
+
+        assertThat(restored).containsExactly(values);
+    }
+
+    @Test
+    void readEntryWithSink_damagedChunk_deliversOnlyTheChunksBeforeIt() throws IOException {
+        Map<EntryHeader, ByteBuffer> entries = entries(new Random(23));
+        Checkpoints.Written w = Checkpoints.write(OPTIONS, entries);
+        ChunkDescriptor third = w.manifest().entry("d-NONE").orElseThrow().chunks().stream()
+                .filter(c -> !c.zero() && c.index() >= 2).findFirst().orElseThrow();
+        byte[] damaged = w.bytes().clone();
+        damaged[(int) third.offset() + 3] ^= 1;
+        CheckpointReader r = Checkpoints.open(damaged);
+        List<Long> delivered = new ArrayList<>();
+
+        assertThatThrownBy(() -> r.readEntry("d-NONE", (offset, bytes) -> delivered.add(offset)))
+                .isInstanceOf(ChecksumMismatchException.class).hasMessageContaining("chunk " + third.index());
+        assertThat(delivered).hasSize(third.index()).allSatisfy(o -> assertThat(o).isLessThan(third.index() * 8192L));
+    }
+
+    @Test
+    void readEntryWithSink_sinkThrows_propagatesTheSinksException() throws IOException {
+        CheckpointReader r = Checkpoints.open(Checkpoints.write(OPTIONS, entries(new Random(24))).bytes());
+
+        assertThatThrownBy(() -> r.readEntry("d-ZSTD", (offset, bytes) -> {
+            throw new IOException("destination full");
+        })).isInstanceOf(IOException.class).hasMessage("destination full");
+    }
+}
