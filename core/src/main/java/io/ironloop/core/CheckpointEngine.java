@@ -279,7 +279,7 @@ public final class CheckpointEngine implements AutoCloseable {
                     EntryDescriptor d = reader.manifest().entry(e.name()).orElseThrow();
                     ByteBuffer buf = e.restoreBuffer(d.header().byteLength());
                     reader.readEntry(e.name(), buf);
-                    e.restore(buf.flip());
+                    e.restore(buf.position(0)); // readEntry fills position..limit and leaves both unchanged
                 }
                 lastDurable = line;
                 listener.restoreFinished(config.series(), line, Duration.ofNanos(System.nanoTime() - start));
@@ -319,7 +319,7 @@ public final class CheckpointEngine implements AutoCloseable {
                     ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(d.header().byteLength())).order(ByteOrder.LITTLE_ENDIAN);
                     reader.readEntry(d.name(), b);
                     types.put(d.name(), d.header().type());
-                    bytes.put(d.name(), b.flip());
+                    bytes.put(d.name(), b.position(0));
                 }
                 return Optional.of(new RestoredState(line, types, bytes));
             } catch (CorruptCheckpointException | IOException | ArithmeticException e) {

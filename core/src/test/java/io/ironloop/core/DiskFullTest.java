@@ -23,7 +23,7 @@ class DiskFullTest {
 
     @Test
     void checkpoint_storeRunsOutOfSpaceMidWrite_previousLineIntactAndErrorClear() throws IOException {
-        FullAfter store = new FullAfter(Store.directory(dir), 200_000);
+        FullAfter store = new FullAfter(Store.directory(dir), 1_000_000); // room for line 1 (400 KB, written in one call)
         double[] state = new double[50_000];
         try (CheckpointEngine e = CheckpointEngine.open(EngineConfig.builder().build(), store)) {
             e.protect("state", Scope.LOCAL, state);
