@@ -1,5 +1,6 @@
 package io.ironloop.format;
 
+import io.ironloop.format.internal.ManifestChecks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,8 +50,11 @@ class CorruptionTest {
         return write(NAME, new WriterOptions(4096, 3, false), null, entries).bytes();
     }
 
-    /** Asserts that damaged bytes are reported: by open, or else by both verify and reading. */
-    private static void assertDetected(byte[] damaged, String what) throws IOException {
+    /**
+     * Asserts that damaged bytes are reported by open or else by verify, and that reading either fails
+     * with the file named or (for damaged alignment padding, which holds no data) returns the original.
+     */
+    private static void assertDetected(byte[] damaged, byte[] original, String what) throws IOException {
         CheckpointReader r;
         try {
             r = Checkpoints.open(damaged, NAME, ChunkResolver.NONE);
@@ -62,8 +66,15 @@ class CorruptionTest {
         List<CorruptCheckpointException> problems = r.verify();
         assertThat(problems).as(what + ": open passed, so verify must find it").isNotEmpty();
         assertThat(problems).allSatisfy(p -> assertThat(p.getMessage()).startsWith(NAME + " at offset "));
-        assertThatThrownBy(() -> Checkpoints.readAll(r)).as(what).isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining(NAME);
+        Map<String, ByteBuffer> read;
+        try {
+            read = Checkpoints.readAll(r);
+        } catch (CorruptCheckpointException e) {
+            assertThat(e).as(what).hasMessageContaining(NAME);
+            return;
+        }
+        assertThat(problems).as(what).singleElement().satisfies(p -> assertThat(p).hasMessageContaining("padding"));
+        assertThat(read).as(what).isEqualTo(Checkpoints.readAll(Checkpoints.open(original)));
     }
 
     @Test
@@ -75,7 +86,7 @@ class CorruptionTest {
         for (int at = 0; at < file.length; at++) {
             byte[] damaged = file.clone();
             damaged[at] ^= (byte) (1 + rnd.nextInt(255));
-            assertDetected(damaged, "flip at " + at + " of " + file.length);
+            assertDetected(damaged, file, "flip at " + at + " of " + file.length);
         }
     }
 
@@ -92,8 +103,24 @@ class CorruptionTest {
                 damaged[at] ^= (byte) (1 + rnd.nextInt(255));
                 where.add(at);
             }
-            assertDetected(damaged, "trial " + trial + " flips at " + where);
+            assertDetected(damaged, file, "trial " + trial + " flips at " + where);
         }
+    }
+
+    @Test
+    void verify_damagedAlignmentPadding_isReportedAtTheDamagedByteWhileDataStillReads() throws IOException {
+        byte[] file = largeFile();
+        List<long[]> gaps = ManifestChecks.padding(Checkpoints.open(file).manifest());
+        long[] gap = gaps.get(gaps.size() / 2);
+        byte[] damaged = file.clone();
+        damaged[(int) (gap[0] + gap[1] / 2)] = 1;
+
+        CheckpointReader r = Checkpoints.open(damaged, NAME, ChunkResolver.NONE);
+
+        assertThat(gaps).hasSizeGreaterThan(2);
+        assertThat(r.verify()).singleElement().isInstanceOf(ChecksumMismatchException.class)
+                .extracting(CorruptCheckpointException::offset).isEqualTo(gap[0] + gap[1] / 2);
+        assertThat(Checkpoints.readAll(r)).isEqualTo(Checkpoints.readAll(Checkpoints.open(file)));
     }
 
     @Test

@@ -14,8 +14,9 @@ import java.util.Set;
 /**
  * The semantic checks a parsed manifest must pass before any of it is trusted: versions agree, names
  * are unique and valid, each entry's chunks are exactly the ones its byte length and the chunk size
- * imply, every chunk's fields are consistent, and the chunks stored in this file tile the payload
- * region exactly (so every byte of the file is covered by some CRC32C).
+ * imply, every chunk's fields are consistent, and the chunks stored in this file, with the alignment
+ * padding between them, tile the payload region exactly (so every byte of the file is covered by some
+ * CRC32C: a chunk's, or the manifest's padding CRC).
  */
 public final class ManifestChecks {
     private ManifestChecks() {
@@ -70,12 +71,14 @@ public final class ManifestChecks {
                             + StoreNames.printable(entry.name()) + "': " + problem);
                 }
                 if (!c.zero() && c.file() == null) {
-                    if (c.offset() != next) {
+                    long gap = c.offset() - next;
+                    if (gap != 0 && (gap < 0 || gap >= Layout.ALIGNMENT || c.offset() % Layout.ALIGNMENT != 0)) {
                         throw new CorruptCheckpointException(file, at, "manifest: chunk " + i + " of entry '"
                                 + StoreNames.printable(entry.name()) + "' is stored at " + c.offset() + " but the previous stored chunk ends at "
-                                + next + " (chunks must tile the payload in manifest order)");
+                                + next + " (chunks must follow each other in manifest order, with at most "
+                                + (Layout.ALIGNMENT - 1) + " bytes of padding before a chunk at a multiple of " + Layout.ALIGNMENT + ")");
                     }
-                    next += c.storedLength();
+                    next = c.offset() + c.storedLength();
                     if (next > manifestOffset) {
                         throw new CorruptCheckpointException(file, at, "manifest: chunk " + i + " of entry '"
                                 + StoreNames.printable(entry.name()) + "' ends at " + next + ", beyond the payload's end " + manifestOffset);
@@ -87,6 +90,26 @@ public final class ManifestChecks {
             throw new CorruptCheckpointException(file, next, "payload bytes " + next + ".." + manifestOffset
                     + " belong to no chunk in the manifest");
         }
+    }
+
+    /**
+     * The padding regions of a validated file's payload in file order, as {offset, length} pairs: the
+     * gaps before stored chunks that the writer aligned.
+     */
+    public static List<long[]> padding(Manifest m) {
+        List<long[]> gaps = new java.util.ArrayList<>();
+        long next = Layout.PAYLOAD_START;
+        for (EntryDescriptor e : m.entries()) {
+            for (ChunkDescriptor c : e.chunks()) {
+                if (!c.zero() && c.file() == null) {
+                    if (c.offset() > next) {
+                        gaps.add(new long[] {next, c.offset() - next});
+                    }
+                    next = c.offset() + c.storedLength();
+                }
+            }
+        }
+        return gaps;
     }
 
     /** What is wrong with one chunk descriptor, or null. */

@@ -31,6 +31,7 @@ public final class ManifestJson {
     static final String F_CHUNK_SIZE = "chunkSize";
     static final String F_META = "meta";
     static final String F_ENTRIES = "entries";
+    static final String F_PADDING_CRC = "paddingCrc32c";
     static final String M_JOB = "jobId";
     static final String M_ITERATION = "iteration";
     static final String M_RANK = "rank";
@@ -118,10 +119,15 @@ public final class ManifestJson {
         }
     }
 
-    /** Closes the JSON document and returns its UTF-8 bytes. */
-    public byte[] finish() {
+    /**
+     * Closes the JSON document and returns its UTF-8 bytes.
+     *
+     * @param paddingCrc CRC32C over all padding bytes of the payload, in file order
+     */
+    public byte[] finish(int paddingCrc) {
         try {
             g.writeEndArray();
+            g.writeNumberField(F_PADDING_CRC, Integer.toUnsignedLong(paddingCrc));
             g.writeEndObject();
             g.close();
             return out.toByteArray();

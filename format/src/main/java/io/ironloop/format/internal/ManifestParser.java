@@ -67,6 +67,7 @@ public final class ManifestParser {
         long major = -1;
         long minor = -1;
         long chunkSize = -1;
+        long paddingCrc = -1;
         FileMeta meta = null;
         Entries entries = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -81,6 +82,7 @@ public final class ManifestParser {
                 case ManifestJson.F_CHUNK_SIZE -> chunkSize = integer(field, Layout.MIN_CHUNK_SIZE, Layout.MAX_CHUNK_SIZE);
                 case ManifestJson.F_META -> meta = meta();
                 case ManifestJson.F_ENTRIES -> entries = entries();
+                case ManifestJson.F_PADDING_CRC -> paddingCrc = integer(field, 0, 0xFFFF_FFFFL);
                 default -> p.skipChildren();
             }
         }
@@ -99,8 +101,10 @@ public final class ManifestParser {
         require(chunkSize < 0 ? null : chunkSize, ManifestJson.F_CHUNK_SIZE);
         require(meta, ManifestJson.F_META);
         require(entries, ManifestJson.F_ENTRIES);
+        require(paddingCrc < 0 ? null : paddingCrc, ManifestJson.F_PADDING_CRC);
         Manifest manifest = new Manifest((int) major, writerVersion, meta, entries.list, fileName);
-        return new ParsedManifest(manifest, chunkSize, (int) minor, entries.entryAt(), entries.chunkAt.toArray(long[][]::new));
+        return new ParsedManifest(manifest, chunkSize, (int) minor, entries.entryAt(), entries.chunkAt.toArray(long[][]::new),
+                (int) paddingCrc);
     }
 
     private FileMeta meta() throws IOException {

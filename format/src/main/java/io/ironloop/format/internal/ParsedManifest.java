@@ -12,6 +12,7 @@ import io.ironloop.format.Manifest;
  * @param minor the minor format version the manifest declares
  * @param entryAt file offset of each entry's JSON object, by entry position
  * @param chunkAt file offset of each chunk's JSON object, by entry then chunk position
+ * @param paddingCrc CRC32C over the payload's padding bytes, in file order
  */
-public record ParsedManifest(Manifest manifest, long chunkSize, int minor, long[] entryAt, long[][] chunkAt) {
+public record ParsedManifest(Manifest manifest, long chunkSize, int minor, long[] entryAt, long[][] chunkAt, int paddingCrc) {
 }

@@ -29,6 +29,7 @@ public final class ReaderEngine {
     private final ChunkResolver resolver;
     private final Manifest manifest;
     private final long chunkSize;
+    private final int paddingCrc;
     private final Map<String, EntryDescriptor> byName = new HashMap<>();
     private final ChunkDecoder decoder = new ChunkDecoder();
 
@@ -39,6 +40,7 @@ public final class ReaderEngine {
         this.resolver = resolver;
         this.manifest = parsed.manifest();
         this.chunkSize = parsed.chunkSize();
+        this.paddingCrc = parsed.paddingCrc();
         for (EntryDescriptor e : manifest.entries()) {
             byName.put(e.name(), e);
         }
@@ -128,7 +130,38 @@ public final class ReaderEngine {
                 }
             }
         }
+        CorruptCheckpointException padding = verifyPadding();
+        if (padding != null) {
+            problems.add(padding);
+        }
         return List.copyOf(problems);
+    }
+
+    /** Checks the alignment padding between stored chunks against the manifest's padding CRC32C. */
+    private CorruptCheckpointException verifyPadding() throws IOException {
+        List<long[]> gaps = ManifestChecks.padding(manifest);
+        CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocate(Layout.ALIGNMENT);
+        long firstNonZero = -1;
+        long total = 0;
+        for (long[] gap : gaps) {
+            buf.clear().limit((int) gap[1]);
+            ChannelIo.readFully(channel, gap[0], buf, fileName);
+            buf.flip();
+            crc.update(buf.duplicate());
+            total += gap[1];
+            for (int i = 0; firstNonZero < 0 && i < buf.limit(); i++) {
+                if (buf.get(i) != 0) {
+                    firstNonZero = gap[0] + i;
+                }
+            }
+        }
+        int computed = (int) crc.getValue();
+        if (computed == paddingCrc) {
+            return null;
+        }
+        return new ChecksumMismatchException(fileName, firstNonZero >= 0 ? firstNonZero : gaps.isEmpty() ? Layout.PAYLOAD_START : gaps.get(0)[0],
+                "the alignment padding (" + total + " bytes in " + gaps.size() + " gaps)", paddingCrc, computed);
     }
 
     /** The file's size when it was opened. */

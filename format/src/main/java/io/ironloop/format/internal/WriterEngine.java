@@ -44,6 +44,8 @@ public final class WriterEngine {
     private final ChunkEncoder encoder;
     private final ManifestJson json;
     private final CRC32C crc = new CRC32C();
+    private final CRC32C paddingCrc = new CRC32C();
+    private final ByteBuffer padding = ByteBuffer.allocate(Layout.ALIGNMENT).asReadOnlyBuffer();
     private final List<EntryDescriptor> entries = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
     private State state = State.OPEN;
@@ -141,7 +143,7 @@ public final class WriterEngine {
         requireOpen();
         state = State.FAILED;
         encoder.close();
-        byte[] manifestBytes = json.finish();
+        byte[] manifestBytes = json.finish((int) paddingCrc.getValue());
         long manifestOffset = position;
         crc.reset();
         crc.update(manifestBytes);
@@ -188,6 +190,11 @@ public final class WriterEngine {
         int storedLength = stored.remaining();
         crc.reset();
         crc.update(stored.duplicate());
+        if (storedLength >= Layout.ALIGNMENT && position % Layout.ALIGNMENT != 0) {
+            ByteBuffer pad = padding.duplicate().limit((int) (Layout.ALIGNMENT - position % Layout.ALIGNMENT));
+            paddingCrc.update(pad.duplicate());
+            write(pad);
+        }
         long offset = position;
         write(stored.duplicate());
         if (encoded.codec() != Codec.NONE) {
