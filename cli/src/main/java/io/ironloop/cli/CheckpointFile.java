@@ -72,7 +72,7 @@ final class CheckpointFile implements AutoCloseable {
         }
         ByteBuffer b = ByteBuffer.allocate((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
         reader.readEntry(entry.name(), b);
-        return b.flip();
+        return b.clear();
     }
 
     @Override

@@ -166,7 +166,7 @@ public final class StoreCatalog {
      * @param offset byte offset of the bad bytes in {@code location}
      * @param storedCrc the CRC32C recorded for the bytes (unsigned), or -1 when the problem is not a checksum
      * @param computedCrc the CRC32C computed over the bytes as read (unsigned), or -1
-     * @param message what is wrong, for people
+     * @param message what is wrong, for people (file and offset are in the other components)
      */
     public record Problem(String file, String entry, int chunk, String location, long offset, long storedCrc, long computedCrc,
                           String message) {

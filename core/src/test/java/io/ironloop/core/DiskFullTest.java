@@ -23,14 +23,14 @@ class DiskFullTest {
 
     @Test
     void checkpoint_storeRunsOutOfSpaceMidWrite_previousLineIntactAndErrorClear() throws IOException {
-        FullAfter store = new FullAfter(Store.directory(dir), 1_000_000);
+        FullAfter store = new FullAfter(Store.directory(dir), 1_000_000); // room for line 1 (400 KB, written in one call)
         double[] state = new double[50_000];
         try (CheckpointEngine e = CheckpointEngine.open(EngineConfig.builder().build(), store)) {
             e.protect("state", Scope.LOCAL, state);
             java.util.Arrays.fill(state, 1.0);
             e.checkpoint(1);
             e.awaitDurable();
-            store.budget = 300_000;
+            store.budget = 100_000;
             java.util.Arrays.fill(state, 2.0);
             e.checkpoint(2);
             assertThatThrownBy(e::awaitDurable).isInstanceOf(CheckpointFailedException.class)

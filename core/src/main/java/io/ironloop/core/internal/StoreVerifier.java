@@ -201,6 +201,8 @@ public final class StoreVerifier {
     }
 
     private void fileProblem(String file, CorruptCheckpointException e) {
-        problems.add(new Problem(file, null, -1, e.file(), e.offset(), -1, -1, e.getMessage()));
+        String prefix = e.file() + " at offset " + e.offset() + ": ";
+        String message = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+        problems.add(new Problem(file, null, -1, e.file(), e.offset(), -1, -1, message));
     }
 }
