@@ -33,7 +33,7 @@ public final class GroupKeys {
 
     /** Time the verifying member waits for a suspect's answer before declaring it failed. */
     public static final ParameterKey<Duration> GROUP_VERIFY_TIMEOUT = ParameterKey.duration("GROUP_VERIFY_TIMEOUT",
-            Duration.ofSeconds(1), Duration.ofMillis(50),
+            Duration.ofMillis(500), Duration.ofMillis(50),
             "how long a third member waits for a suspected member to answer before it is declared failed");
 
     /** How members find each other. */

@@ -16,12 +16,15 @@ import java.util.function.IntFunction;
 public final class InJvmCluster implements AutoCloseable {
     private final InJvmHub hub;
     private final List<ProcessGroup> groups = new ArrayList<>();
+    private final List<Session> sessions = new ArrayList<>();
 
     private InJvmCluster(String jobId, int size, IntFunction<GroupListener> listeners) {
         this.hub = new InJvmHub(jobId, size);
         for (int r = 0; r < size; r++) {
             GroupListener l = Objects.requireNonNull(listeners.apply(r), "listener of rank " + r);
-            groups.add(new Session(hub.endpoint(r), l).start());
+            Session s = new Session(hub.endpoint(r), l);
+            sessions.add(s);
+            groups.add(s.start());
         }
     }
 
@@ -59,12 +62,11 @@ public final class InJvmCluster implements AutoCloseable {
         hub.isolate(rank);
     }
 
-    /** Closes every rank's group. */
+    /** Ends the job at once, without the collective close of each group (ranks may still be running). */
     @Override
     public void close() {
-        for (ProcessGroup g : groups) {
-            g.close();
+        for (Session s : sessions) {
+            s.close();
         }
-        hub.shutdown();
     }
 }

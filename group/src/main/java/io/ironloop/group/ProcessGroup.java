@@ -161,7 +161,12 @@ public interface ProcessGroup extends AutoCloseable {
      */
     ShrinkResult shrink();
 
-    /** Leaves the group; pending operations of this process throw {@link IllegalStateException}. */
+    /**
+     * Leaves the job (on the newest group of a shrink chain; a shrunk group is only released). Collective:
+     * waits (up to 30 s) until every surviving member closes too, so nobody leaves while another still
+     * expects its messages, and these departures are not reported as failures. Afterwards operations
+     * throw {@link IllegalStateException}.
+     */
     @Override
     void close();
 }

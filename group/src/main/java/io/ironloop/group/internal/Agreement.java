@@ -65,6 +65,14 @@ final class Agreement {
      * @throws IllegalStateException if the session is closed while waiting
      */
     long[] agree(int epoch, long id, int[] members, long[] proposal, Op op) {
+        return agree(epoch, id, members, proposal, op, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #agree(int, long, int[], long[], Op)} but gives up at {@code deadlineNanos}
+     * ({@link System#nanoTime()} scale), returning null.
+     */
+    long[] agree(int epoch, long id, int[] members, long[] proposal, Op op, long deadlineNanos) {
         lock.lock();
         try {
             State s = state(new Id(epoch, id));
@@ -78,6 +86,9 @@ final class Agreement {
             while (s.decision == null) {
                 if (session.isClosed()) {
                     throw new IllegalStateException("the group was closed during agreement " + id);
+                }
+                if (System.nanoTime() - deadlineNanos > 0) {
+                    return null;
                 }
                 decided.await(200, TimeUnit.MILLISECONDS);
             }

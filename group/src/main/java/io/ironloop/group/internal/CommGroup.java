@@ -385,16 +385,33 @@ final class CommGroup implements ProcessGroup {
         return new ShrinkResult(new CommGroup(session, epoch + 1, Arrays.copyOf(survivors, n), members[rank]), oldToNew);
     }
 
+    /**
+     * Leaves the job. Closing is collective: the survivors first agree that all of them are closing, so
+     * nobody leaves while another still waits for its messages, and departures after that are not
+     * reported as failures. Gives up waiting after {@link #CLOSE_WAIT_SECONDS}.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
+        }
+        if (!superseded && !session.isClosed()) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+            long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
+            if (done == null) {
+                org.slf4j.LoggerFactory.getLogger(CommGroup.class).warn("job {} rank {}: not every surviving rank closed the group within {} s; leaving anyway",
+                        jobId(), rank, CLOSE_WAIT_SECONDS);
+            }
+            session.closing();
         }
         closed = true;
         if (!superseded) {
             session.close();
         }
     }
+
+    /** How long {@link #close()} waits for the other survivors to close too. */
+    static final int CLOSE_WAIT_SECONDS = 30;
 
     @Override
     public String toString() {

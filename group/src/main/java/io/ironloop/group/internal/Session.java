@@ -24,6 +24,7 @@ public final class Session implements TransportEvents {
     private final Mailbox mailbox = new Mailbox();
     private final Agreement agreement;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean closing;
     private volatile SortedSet<Integer> failed = Collections.emptySortedSet();
     private volatile Set<Integer> alive;
     private volatile int leader = -1;
@@ -129,7 +130,9 @@ public final class Session implements TransportEvents {
         }
         int oldLeader = leader;
         leader = newLeader;
-        if (!newlyFailed.isEmpty()) {
+        if (!newlyFailed.isEmpty() && closing) {
+            LOG.debug("job {} rank {}: world ranks {} left while the job closes", jobId(), worldRank(), newlyFailed);
+        } else if (!newlyFailed.isEmpty()) {
             LOG.warn("job {} rank {}: world ranks {} failed; alive {}", jobId(), worldRank(), newlyFailed, alive);
             notify(() -> listener.failed(Collections.unmodifiableSortedSet(newlyFailed)));
         }
@@ -158,8 +161,13 @@ public final class Session implements TransportEvents {
         }
     }
 
-    /** Closes the transport and wakes every waiter. */
-    void close() {
+    /** Every survivor agreed to close: departures from now on are not failures. */
+    void closing() {
+        closing = true;
+    }
+
+    /** Closes the transport at once (no collective close) and wakes every waiter. */
+    public void close() {
         if (closed.compareAndSet(false, true)) {
             try {
                 transport.close();

@@ -10,8 +10,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 
 /** Test helper: free loopback ports, a job secret file, peer lists. */
@@ -19,19 +17,28 @@ public final class LocalJob {
     private LocalJob() {
     }
 
-    /** {@code n} distinct free loopback ports. */
-    public static int[] freePorts(int n) throws IOException {
+    private static final java.util.Random PORTS = new java.util.Random();
+
+    /**
+     * {@code n} distinct free loopback ports below the kernel's ephemeral range (32768 and up on Linux), so
+     * that no outgoing connection of any process takes one before its rank binds it.
+     */
+    public static synchronized int[] freePorts(int n) throws IOException {
         int[] ports = new int[n];
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
+        java.util.Set<Integer> taken = new java.util.HashSet<>();
+        for (int i = 0; i < n; i++) {
+            while (true) {
+                int p = 20000 + PORTS.nextInt(12000);
+                if (taken.contains(p) || taken.contains(p - 100) || taken.contains(p + 100)) {
+                    continue; // keep clear of the FD_SOCK2 side ports (transport port + 100)
+                }
+                try (ServerSocket s = new ServerSocket(p, 1, java.net.InetAddress.getLoopbackAddress())) {
+                    ports[i] = s.getLocalPort();
+                    taken.add(p);
+                    break;
+                } catch (java.net.BindException busy) {
+                    // in use: try another
+                }
             }
         }
         return ports;

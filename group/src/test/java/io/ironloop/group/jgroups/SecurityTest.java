@@ -44,7 +44,9 @@ class SecurityTest {
         try {
             Future<ProcessGroup> r0 = pool.submit(() -> LocalJob.join(0, ports, "sec", secret, GroupConfig.builder()));
             Future<ProcessGroup> r1 = pool.submit(() -> LocalJob.join(1, ports, "sec", secret, GroupConfig.builder()));
-            try (ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS); ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS)) {
+            ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS);
+            ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS);
+            try {
                 int[] intruderPorts = {ports[0], LocalJob.freePorts(1)[0]};
                 assertThatThrownBy(() -> LocalJob.join(1, intruderPorts, "sec", wrong, GroupConfig.builder().joinTimeout(Duration.ofSeconds(3))))
                         .isInstanceOf(IronloopException.class).hasMessageContaining("only ranks [1] of 2 joined job sec");
@@ -53,10 +55,19 @@ class SecurityTest {
                 assertThat(g0.allreduce(1.0, ReduceOp.SUM)).isEqualTo(3.0);
                 assertThat(s1.get(10, TimeUnit.SECONDS)).isEqualTo(3.0);
                 assertThat(g0.failedRanks()).isEmpty();
+            } finally {
+                closeTogether(pool, g0, g1);
             }
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Closing is collective: both members close at the same time. */
+    private static void closeTogether(ExecutorService pool, ProcessGroup a, ProcessGroup b) throws Exception {
+        Future<?> f = pool.submit(a::close);
+        b.close();
+        f.get(40, TimeUnit.SECONDS);
     }
 
     @Test
@@ -67,7 +78,9 @@ class SecurityTest {
         try {
             Future<ProcessGroup> r0 = pool.submit(() -> LocalJob.join(0, ports, "forge", secret, GroupConfig.builder()));
             Future<ProcessGroup> r1 = pool.submit(() -> LocalJob.join(1, ports, "forge", secret, GroupConfig.builder()));
-            try (ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS); ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS)) {
+            ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS);
+            ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS);
+            try {
                 long refusedBefore = Diagnostics.counts(g0).refusedConnections();
                 // A well-formed JGroups TCP connection (cookie, version, address) carrying a user message
                 // with tag 5, as a process that knows the wire format but not the secret would send it.
@@ -93,6 +106,8 @@ class SecurityTest {
                 g1.send(0, 5, "genuine".getBytes(StandardCharsets.UTF_8));
                 assertThat(new String(g0.receive(1, 5), StandardCharsets.UTF_8)).isEqualTo("genuine");
                 assertThat(g0.failedRanks()).isEmpty();
+            } finally {
+                closeTogether(pool, g0, g1);
             }
         } finally {
             pool.shutdownNow();

@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,9 @@ final class ChildJob implements AutoCloseable {
             pb.environment().put("IRONLOOP_JOB", job);
             pb.environment().put("IRONLOOP_PEERS", LocalJob.peers(ports));
             pb.environment().put("IRONLOOP_SECRET_FILE", secret.toString());
-            pb.redirectError(dir.resolve(job + "-rank" + r + ".log").toFile());
+            Path logs = Path.of("target", "child-logs");
+            Files.createDirectories(logs);
+            pb.redirectError(logs.resolve(job + "-" + System.currentTimeMillis() + "-rank" + r + ".log").toFile());
             Process p = pb.start();
             processes.add(p);
             List<String> out = new CopyOnWriteArrayList<>();
@@ -62,6 +65,38 @@ final class ChildJob implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** Everything the ranks printed, for failure messages. */
+    String describe() {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < lines.size(); r++) {
+            Process p = processes.get(r);
+            b.append("rank ").append(r).append(" (pid ").append(pid(r)).append(p.isAlive() ? ", running" : ", exit " + p.exitValue())
+                    .append("): ").append(lines.get(r)).append('\n');
+        }
+        return b.append("stderr in target/child-logs").toString();
+    }
+
+    /** Waits until {@code condition} holds; fails at once if a rank exits with an error meanwhile. */
+    void awaitHealthy(java.time.Duration atMost, java.util.concurrent.Callable<Boolean> condition) {
+        await(atMost, () -> {
+            for (Process p : processes) {
+                if (!p.isAlive() && p.exitValue() != 0) {
+                    throw new AssertionError("a rank exited with status " + p.exitValue() + ":\n" + describe());
+                }
+            }
+            return condition.call();
+        });
+    }
+
+    /** Waits until {@code condition} holds, failing with what the ranks printed. */
+    void await(java.time.Duration atMost, java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            org.awaitility.Awaitility.await().atMost(atMost).until(condition);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("ranks did not get there within " + atMost + ":\n" + describe(), e);
+        }
     }
 
     long pid(int rank) {

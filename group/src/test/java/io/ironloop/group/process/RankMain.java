@@ -21,7 +21,17 @@ public final class RankMain {
     private RankMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+            System.exit(0);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1); // JGroups threads are not daemons: never linger after a failure
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         String scenario = args[0];
         HeartbeatArrangement arrangement = HeartbeatArrangement.valueOf(args[1]);
         GroupConfig cfg = GroupConfig.builder().arrangement(arrangement).heartbeatInterval(Duration.ofSeconds(1))
@@ -55,7 +65,9 @@ public final class RankMain {
                     System.out.println("FAILED " + System.currentTimeMillis() + " " + e.failedRanks());
                     ShrinkResult s = g.shrink();
                     ProcessGroup h = s.group();
+                    g = h;
                     double sum = h.allreduce((double) rank, ReduceOp.SUM);
+                    h.barrier(); // every survivor has its result before anyone leaves
                     System.out.println("SHRUNK " + h.size() + " sum=" + sum + " leaderWorld=" + h.worldRank(Math.max(0, h.leader())));
                 }
             }
@@ -81,6 +93,5 @@ public final class RankMain {
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
         g.close();
-        System.exit(0);
     }
 }

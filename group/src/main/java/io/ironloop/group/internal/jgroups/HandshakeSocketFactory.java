@@ -76,16 +76,61 @@ final class HandshakeSocketFactory extends DefaultSocketFactory {
         return s;
     }
 
+    /** Writes its proof when connected; checks the server's proof on the first read, in the reading thread. */
     private final class AuthenticatingSocket extends Socket {
+        private final byte[] nonce = handshake.clientNonce();
+        private java.io.InputStream verified;
+
         @Override
         public void connect(SocketAddress endpoint, int timeout) throws IOException {
             super.connect(endpoint, timeout);
             try {
-                handshake.asClient(this);
+                handshake.clientHello(this, nonce);
             } catch (IOException e) {
                 close();
                 throw e;
             }
+        }
+
+        @Override
+        public synchronized java.io.InputStream getInputStream() throws IOException {
+            if (verified == null) {
+                java.io.InputStream raw = super.getInputStream();
+                SocketAddress peer = getRemoteSocketAddress();
+                verified = new java.io.FilterInputStream(raw) {
+                    private boolean checked;
+
+                    private void check() throws IOException {
+                        if (!checked) {
+                            try {
+                                handshake.verifyServer(raw, nonce, peer);
+                            } catch (IOException e) {
+                                AuthenticatingSocket.this.close();
+                                throw e;
+                            }
+                            checked = true;
+                        }
+                    }
+
+                    @Override
+                    public int read() throws IOException {
+                        check();
+                        return super.read();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        check();
+                        return super.read(b, off, len);
+                    }
+
+                    @Override
+                    public int available() throws IOException {
+                        return checked ? super.available() : 0;
+                    }
+                };
+            }
+            return verified;
         }
     }
 

@@ -167,11 +167,11 @@ public final class JGroupsTransport implements Transport, Receiver {
         int leader = rankOf(view.getCoord());
         if (!formed) {
             if (alive.size() == size) {
+                events.onMembership(alive, leader); // before start() returns, so the leader is known
                 synchronized (formation) {
                     formed = true;
                     formation.notifyAll();
                 }
-                events.onMembership(alive, leader);
             }
             return;
         }
