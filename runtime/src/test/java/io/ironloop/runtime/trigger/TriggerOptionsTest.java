@@ -90,7 +90,7 @@ class TriggerOptionsTest {
 
     @Test
     void keys_tableAndExitStatuses() {
-        assertThat(TABLE.markdown()).contains("`TRIGGER_SIGNAL`", "`PREEMPTION_NOTICE`", "`NONE|AWS|GCE|AZURE|AUTO`");
+        assertThat(TABLE.markdown()).contains("`TRIGGER_SIGNAL`", "`PREEMPTION_NOTICE`", "`NONE\\|AWS\\|GCE\\|AZURE\\|AUTO`");
         assertThat(TerminationSignal.TERM.linuxExitStatus()).isEqualTo(143);
         assertThat(TerminationSignal.INT.linuxExitStatus()).isEqualTo(130);
         assertThat(TerminationSignal.USR1.linuxExitStatus()).isEqualTo(138);
