@@ -9,6 +9,11 @@ import io.ironloop.cli.launch.Launcher;
 import io.ironloop.cli.launch.SignalForwarding;
 import io.ironloop.config.Units;
 import io.ironloop.group.launch.JobSecret;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -135,7 +140,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LaunchSpec spec = spec();
+        PrintStream out = LineBridge.printStream(commandSpec.commandLine().getOut());
+        PrintStream err = LineBridge.printStream(commandSpec.commandLine().getErr());
+        LaunchSpec spec = spec(out, err);
         Launcher launcher = new Launcher(spec);
         LaunchResult result;
         SignalForwarding forwarding = SignalForwarding.install(launcher);
@@ -145,15 +152,17 @@ final class RunCommand implements Callable<Integer> {
             forwarding.close();
         }
         if (timeline) {
-            result.printTimeline(System.err);
+            result.printTimeline(err);
         }
+        out.flush();
+        err.flush();
         return result.exitStatus();
     }
 
-    private LaunchSpec spec() {
+    private LaunchSpec spec(PrintStream out, PrintStream err) {
         try {
             Path cwd = Path.of("").toAbsolutePath();
-            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd)
+            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd).out(out).err(err)
                     .application(Application.of(application, cwd)).arguments(arguments)
                     .grace(grace).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
             classpath.forEach(b::classpath);
@@ -184,7 +193,55 @@ final class RunCommand implements Callable<Integer> {
             spec.application().verifyOn(spec.rankClasspath(), cwd);
             return spec;
         } catch (IllegalArgumentException | IllegalStateException | ConfigurationException e) {
-            throw new CommandLine.ParameterException(commandSpec.commandLine(), "ironloop run: " + e.getMessage(), e);
+            throw new CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adapts the command's {@link PrintWriter} (which {@code Main.execute} may point at a caller's stream)
+     * to the {@link PrintStream} the launcher writes to: bytes are decoded as UTF-8 and handed over line by
+     * line, so lines from different ranks stay whole.
+     */
+    static final class LineBridge extends OutputStream {
+        private final PrintWriter writer;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        private LineBridge(PrintWriter writer) {
+            this.writer = writer;
+        }
+
+        static PrintStream printStream(PrintWriter writer) {
+            return new PrintStream(new LineBridge(writer), true, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                flush();
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) {
+            int start = offset;
+            for (int i = offset; i < offset + length; i++) {
+                if (bytes[i] == '\n') {
+                    line.write(bytes, start, i + 1 - start);
+                    flush();
+                    start = i + 1;
+                }
+            }
+            line.write(bytes, start, offset + length - start);
+        }
+
+        @Override
+        public synchronized void flush() {
+            if (line.size() > 0) {
+                writer.write(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            }
+            writer.flush();
         }
     }
 
