@@ -167,7 +167,6 @@ public final class TaskPool implements AutoCloseable {
                 throw new IllegalArgumentException("round " + round + " does not come after round " + lastRound
                         + " of this pool: round numbers must increase (count rounds, not iterations, if an iteration runs several)");
             }
-            checkHealthy(round);
             anyRound = true;
             lastRound = round;
             return run(RoundState.start(round, taskCount, alreadyDone, group.rank(), group.size()), work);
@@ -176,6 +175,11 @@ public final class TaskPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a valid round. The round is registered with the services first, whatever happens next, so that
+     * this rank answers the others' requests in it and ends it with DONE even when it fails at once (a member
+     * failed, a service saw a mismatch): the other ranks then take over its tasks or fail, but never hang.
+     */
     private RoundReport run(RoundState state, IntConsumer work) {
         if (stealing) {
             services.forEach(s -> s.enqueue(state));
