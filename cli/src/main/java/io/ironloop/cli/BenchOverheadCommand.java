@@ -45,7 +45,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
     boolean json;
 
     @Parameters(paramLabel = "ARGS", description = "The application's arguments (default: its demo size: 'demo' for fwi,"
-            + " '2000000 20' for quickstart).")
+            + " '1000000 20' for quickstart).")
     List<String> arguments = new ArrayList<>();
 
     @Override

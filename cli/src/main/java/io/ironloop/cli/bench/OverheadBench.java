@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * with the group layer's default timing, so the detector itself is the same in both) and
  * {@code TRIGGER_SIGNAL} true. One warm-up pair, then {@code runs} pairs, interleaved (without, with, …).
  * Every run must exit 0 and print the same {@code result sha256=} line, and only the runs with Ironloop must
- * save: otherwise the bench did not measure what it claims and fails.
+ * save: otherwise the bench did not measure what it claims and fails. A job that fails (on a shared machine,
+ * typically a rank that could not join in time) is run again, at most {@value #RETRIES} times, and counted in
+ * {@code failed_runs}; its whole output is kept in a log file named on standard error.
  */
 public final class OverheadBench {
     /** Target: the median overhead at most this many percent (and below the RSD without). */
@@ -43,6 +45,8 @@ public final class OverheadBench {
     static final long NEVER = 1_000_000_000L;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RESULT_PREFIX = "result sha256=";
+    /** How often a failed run is tried again before the bench gives up. */
+    static final int RETRIES = 2;
     /** Options of every rank JVM unless the caller gives others. */
     public static final List<String> DEFAULT_RANK_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC");
 
@@ -50,8 +54,8 @@ public final class OverheadBench {
     public enum App {
         /** The FWI case study, demo size. */
         FWI("io.ironloop.examples.fwi.FwiRank", List.of("demo")),
-        /** DeLIA's quick-start program, 2 M doubles per rank, 20 iterations (a few seconds per run). */
-        QUICKSTART(QuickstartRank.class.getName(), List.of("2000000", "20"));
+        /** DeLIA's quick-start program, 1 M doubles (8 MB) per rank, 20 iterations. */
+        QUICKSTART(QuickstartRank.class.getName(), List.of("1000000", "20"));
 
         private final String mainClass;
         private final List<String> arguments;
@@ -98,6 +102,7 @@ public final class OverheadBench {
     private final List<String> jvmOptions;
     private final PrintStream progress;
     private String expectedResult;
+    private int failedRuns;
 
     private OverheadBench(App app, List<String> arguments, int ranks, int runs, Path dir, List<String> jvmOptions,
             PrintStream progress) {
@@ -144,14 +149,13 @@ public final class OverheadBench {
         checkAvailable();
         double[] without = new double[runs];
         double[] with = new double[runs];
-        long[] savesWithout = new long[runs];
         long[] savesWith = new long[runs];
         progress.printf(Locale.ROOT, "bench overhead: %s %s, %d ranks, %d runs of each variant after a warm-up pair,"
                 + " interleaved; rank JVM %s%n", app.mainClass(), String.join(" ", arguments), ranks, runs, String.join(" ", jvmOptions));
         for (int k = -1; k < runs; k++) {
             String label = k < 0 ? "warmup" : Integer.toString(k + 1);
-            Run a = runOnce(Variant.WITHOUT, label);
-            Run b = runOnce(Variant.WITH, label);
+            Run a = runRetrying(Variant.WITHOUT, label);
+            Run b = runRetrying(Variant.WITH, label);
             progress.printf(Locale.ROOT, "bench overhead: %s: without %.3f s, with %.3f s (%d global saves)%n",
                     k < 0 ? "warm-up" : "pair " + (k + 1) + "/" + runs, a.seconds(), b.seconds(), b.globalSaves());
             if (a.globalSaves() != 0) {
@@ -164,7 +168,6 @@ public final class OverheadBench {
             if (k >= 0) {
                 without[k] = a.seconds();
                 with[k] = b.seconds();
-                savesWithout[k] = a.globalSaves();
                 savesWith[k] = b.globalSaves();
             }
         }
@@ -183,11 +186,33 @@ public final class OverheadBench {
         figures.put("mean_without_s", Dispersion.mean(without));
         figures.put("mean_with_s", Dispersion.mean(with));
         figures.put("global_saves_per_run_with", java.util.Arrays.stream(savesWith).max().orElse(0));
+        figures.put("failed_runs", failedRuns);
         figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);
         return figures;
     }
 
-    private Run runOnce(Variant variant, String label) throws IOException {
+    /** Runs one job, again when it fails (at most {@value #RETRIES} times), counting the failures. */
+    private Run runRetrying(Variant variant, String label) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return runOnce(variant, label);
+            } catch (RunFailed e) {
+                if (attempt == RETRIES) {
+                    throw new BenchFailedException("bench overhead could not measure: " + e.getMessage());
+                }
+                failedRuns++;
+                progress.println("bench overhead: " + e.getMessage());
+                progress.println("bench overhead: running " + describe(variant, label) + " again (retry " + (attempt + 1) + " of "
+                        + RETRIES + "); failed runs are counted in failed_runs");
+            }
+        }
+    }
+
+    private static String describe(Variant variant, String label) {
+        return "run " + label + " " + variant.name().toLowerCase(Locale.ROOT) + " Ironloop";
+    }
+
+    private Run runOnce(Variant variant, String label) throws IOException, RunFailed {
         String name = "run-" + label + "-" + variant.name().toLowerCase(Locale.ROOT);
         Path folder = dir.resolve(name);
         Path params = dir.resolve(name + ".json");
@@ -209,16 +234,17 @@ public final class OverheadBench {
             LaunchResult r = Launcher.run(spec);
             double seconds = (System.nanoTime() - t0) / 1e9;
             if (r.exitStatus() != 0) {
-                throw failed(variant, label, "the job failed: " + r.summary(), output);
+                throw new RunFailed(describe(variant, label) + " failed: " + r.summary() + output.report("ironloop-bench-overhead"));
             }
             if (result.get() == null) {
-                throw failed(variant, label, "rank 0 printed no '" + RESULT_PREFIX + "' line", output);
+                throw new RunFailed(describe(variant, label) + ": rank 0 printed no '" + RESULT_PREFIX + "' line"
+                        + output.report("ironloop-bench-overhead"));
             }
             if (expectedResult == null) {
                 expectedResult = result.get();
             } else if (!expectedResult.equals(result.get())) {
-                throw failed(variant, label, "the result differs from the first run's: " + result.get() + " vs " + expectedResult,
-                        output);
+                throw new BenchFailedException("bench overhead could not measure: " + describe(variant, label) + " printed "
+                        + result.get() + ", the first run " + expectedResult + output.report("ironloop-bench-overhead"));
             }
             long saves = r.events("saved").filter(e -> "global".equals(e.fields().get("level"))).count();
             return new Run(seconds, saves);
@@ -228,9 +254,13 @@ public final class OverheadBench {
         }
     }
 
-    private static BenchFailedException failed(Variant variant, String run, String message, JobOutput output) {
-        return new BenchFailedException("bench overhead could not measure: run " + run + " "
-                + variant.name().toLowerCase(Locale.ROOT) + " Ironloop: " + message + "; the job's last output:\n" + output.tail(30));
+    /** A run that did not finish as it should; it may be tried again. */
+    private static final class RunFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        RunFailed(String message) {
+            super(message);
+        }
     }
 
     private void checkAvailable() {

@@ -302,8 +302,7 @@ public final class PreemptBench {
     }
 
     private static BenchFailedException failed(String message, JobOutput output) {
-        return new BenchFailedException("bench preempt could not measure: " + message + "; the job's last output:\n"
-                + output.tail(30));
+        return new BenchFailedException("bench preempt could not measure: " + message + output.report("ironloop-bench-preempt"));
     }
 
     private static double min(double[] v) {
