@@ -83,6 +83,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Parameter file (JSON); ranks get its absolute path as IRONLOOP_PARAMS.")
     Path params;
 
+    @Option(names = "--fresh",
+            description = "Start over: the first attempt ignores the checkpoints and the completion record in FT_FOLDER"
+                    + " (IRONLOOP_FRESH=true; nothing is deleted before newer lines replace it); restarts resume.")
+    boolean fresh;
+
     @Option(names = "--cp", paramLabel = "CLASSPATH",
             description = "Class path entries added after the launcher's own (repeatable; ':'-separated).")
     List<String> classpath = new ArrayList<>();
@@ -169,7 +174,7 @@ final class RunCommand implements Callable<Integer> {
             Path cwd = Path.of("").toAbsolutePath();
             LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd).out(out).err(err)
                     .application(Application.of(application, cwd)).arguments(arguments)
-                    .grace(grace).settle(settle).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
+                    .grace(grace).settle(settle).fresh(fresh).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
             classpath.forEach(b::classpath);
             jvmOptions.forEach(b::jvmOption);
             for (String f : fails) {

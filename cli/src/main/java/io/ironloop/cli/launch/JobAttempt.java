@@ -157,6 +157,9 @@ final class JobAttempt {
             env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
             env.put(LaunchEnvironment.LAUNCHER, job.control());
             spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
+            if (spec.fresh() && attempt == 0) {
+                env.put("IRONLOOP_FRESH", "true");
+            }
             try {
                 ranks[r] = RankProcess.start(command(r), env, spec, attempt, r, job.log(), job.queue()::add);
                 job.processes().add(ranks[r]);

@@ -52,6 +52,7 @@ public final class LaunchSpec {
     private final OptionalLong lastIteration;
     private final Duration grace;
     private final Duration settle;
+    private final boolean fresh;
     private final Duration backoff;
     private final Duration maxBackoff;
     private final int stormLimit;
@@ -80,6 +81,7 @@ public final class LaunchSpec {
         lastIteration = b.lastIteration == null ? OptionalLong.empty() : OptionalLong.of(b.lastIteration);
         grace = b.grace == null ? DEFAULT_GRACE : b.grace;
         settle = b.settle == null ? DEFAULT_SETTLE : b.settle;
+        fresh = b.fresh;
         backoff = b.backoff == null ? DEFAULT_BACKOFF : b.backoff;
         maxBackoff = b.maxBackoff == null ? DEFAULT_MAX_BACKOFF : b.maxBackoff;
         stormLimit = b.stormLimit == null ? DEFAULT_STORM_LIMIT : b.stormLimit;
@@ -179,6 +181,11 @@ public final class LaunchSpec {
         return settle;
     }
 
+    /** Whether the first attempt starts over, ignoring checkpoints and a completion record ({@code IRONLOOP_FRESH}). */
+    public boolean fresh() {
+        return fresh;
+    }
+
     /** Delay before the first restart. */
     public Duration backoff() {
         return backoff;
@@ -249,6 +256,7 @@ public final class LaunchSpec {
         private Long lastIteration;
         private Duration grace;
         private Duration settle;
+        private boolean fresh;
         private Duration backoff;
         private Duration maxBackoff;
         private Integer stormLimit;
@@ -379,6 +387,12 @@ public final class LaunchSpec {
         public Builder grace(Duration d) {
             once(grace, "grace");
             grace = nonNegative(d, "grace");
+            return this;
+        }
+
+        /** The first attempt starts over; restarts resume from what it saved. */
+        public Builder fresh(boolean on) {
+            fresh = on;
             return this;
         }
 
