@@ -1,6 +1,7 @@
 package io.ironloop.core;
 
 import io.ironloop.IronloopException;
+import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.LinePersister;
 import io.ironloop.core.internal.ProtectedEntry;
@@ -16,7 +17,6 @@ import io.ironloop.format.Scope;
 import io.ironloop.format.WriterOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -250,8 +250,10 @@ public final class CheckpointEngine implements AutoCloseable {
     }
 
     /**
-     * Restores the newest complete line into the protected objects, verifying every checksum. A corrupt line
-     * is skipped with a warning naming the file, and the previous one is tried.
+     * Restores the newest complete line into the protected objects, verifying every checksum. Each entry is
+     * streamed chunk by chunk straight into its array or buffer (entities through their staging buffer), so
+     * an object only receives verified bytes. A corrupt line is skipped with a warning naming the file, and
+     * the previous one is tried; it overwrites whatever the corrupt line had already restored.
      *
      * @return the line restored, or empty when the series has no committed line
      * @throws SettingsMismatchException if the line was made under other settings (unless ignoreSettings)
@@ -263,39 +265,21 @@ public final class CheckpointEngine implements AutoCloseable {
         long start = System.nanoTime();
         listener.restoreStarted(config.series());
         String current = fingerprint(stageSettings());
-        List<LineInfo> lines = lines();
-        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
-                + config.series() + " in " + store.location() + " is intact; the protected objects may be partly overwritten:"
-                + " reinitialise them before starting fresh");
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            LineInfo line = lines.get(i);
-            if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
-                throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
-            }
-            try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
-                checkMatches(line, reader.manifest());
-                for (ProtectedEntry e : entries.values()) {
-                    EntryDescriptor d = reader.manifest().entry(e.name()).orElseThrow();
-                    ByteBuffer buf = e.restoreBuffer(d.header().byteLength());
-                    reader.readEntry(e.name(), buf);
-                    e.restore(buf);
-                }
-                lastDurable = line;
-                listener.restoreFinished(config.series(), line, Duration.ofNanos(System.nanoTime() - start));
-                return Optional.of(line);
-            } catch (CorruptCheckpointException | IOException e) {
-                LOG.warn("checkpoint {} of {} cannot be restored ({}); falling back to the previous line", line.dataFile(),
-                        store.location(), e.getMessage());
-                listener.restoreFellBack(line, e);
-                none.addSuppressed(e);
-            }
-        }
-        if (!lines.isEmpty()) {
-            throw none;
-        }
-        listener.restoreFinished(config.series(), null, Duration.ofNanos(System.nanoTime() - start));
-        return Optional.empty();
+        Optional<LineInfo> restored = newestIntact("restored", " the protected objects may be partly overwritten: reinitialise them"
+                + " before starting fresh", line -> {
+                    if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
+                        throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
+                    }
+                }, (line, reader) -> {
+                    checkMatches(line, reader.manifest());
+                    for (ProtectedEntry e : entries.values()) {
+                        e.restoreFrom(reader, line.dataFile(), reader.manifest().entry(e.name()).orElseThrow());
+                    }
+                    lastDurable = line;
+                    return line;
+                });
+        listener.restoreFinished(config.series(), restored.orElse(null), Duration.ofNanos(System.nanoTime() - start));
+        return restored;
     }
 
     /**
@@ -306,33 +290,56 @@ public final class CheckpointEngine implements AutoCloseable {
      * @throws NoIntactCheckpointException if lines exist but none is intact
      */
     public Optional<RestoredState> read() {
+        return newestIntact("read", "", line -> { }, (line, reader) -> {
+            Map<String, ElementType> types = new HashMap<>();
+            Map<String, ByteBuffer> bytes = new HashMap<>();
+            for (EntryDescriptor d : reader.manifest().entries()) {
+                types.put(d.name(), d.header().type());
+                bytes.put(d.name(), EntryStream.readNew(reader, line.dataFile(), d));
+            }
+            return new RestoredState(line, types, bytes);
+        });
+    }
+
+    /** Reads one line with an open, validated reader. */
+    @FunctionalInterface
+    private interface LineReader<T> {
+        T read(LineInfo line, CheckpointReader reader) throws IOException;
+    }
+
+    /**
+     * The one fallback loop behind {@link #restore()} and {@link #read()}: offers the committed lines newest
+     * first to {@code admit} (which may refuse by throwing, ending the search) and then, opened and
+     * validated, to {@code reader}; a line that turns out corrupt or unreadable is reported with a warning
+     * naming its file and the next older one is tried.
+     *
+     * @param done what succeeding means, for messages ("restored", "read")
+     * @param advice appended to the message when no line is intact
+     * @return what {@code reader} returned for the newest intact line, or empty when no line is committed
+     * @throws NoIntactCheckpointException when lines exist but none is intact; each failure is suppressed in it
+     */
+    private <T> Optional<T> newestIntact(String done, String advice, java.util.function.Consumer<LineInfo> admit, LineReader<T> reader) {
         List<LineInfo> lines = lines();
-        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size()
-                + " committed lines of series " + config.series() + " in " + store.location() + " is intact");
+        List<Exception> failures = new ArrayList<>();
         for (int i = lines.size() - 1; i >= 0; i--) {
             LineInfo line = lines.get(i);
+            admit.accept(line);
             try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
-                Map<String, ElementType> types = new HashMap<>();
-                Map<String, ByteBuffer> bytes = new HashMap<>();
-                for (EntryDescriptor d : reader.manifest().entries()) {
-                    ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(d.header().byteLength())).order(ByteOrder.LITTLE_ENDIAN);
-                    reader.readEntry(d.name(), b);
-                    types.put(d.name(), d.header().type());
-                    bytes.put(d.name(), b);
-                }
-                return Optional.of(new RestoredState(line, types, bytes));
-            } catch (CorruptCheckpointException | IOException | ArithmeticException e) {
-                LOG.warn("checkpoint {} of {} cannot be read ({}); falling back to the previous line", line.dataFile(), store.location(),
-                        e.getMessage());
+                return Optional.of(reader.read(line, CheckpointReader.open(ch, line.dataFile(), store::openRead)));
+            } catch (CorruptCheckpointException | IOException e) {
+                LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
+                        done, e.getMessage());
                 listener.restoreFellBack(line, e);
-                none.addSuppressed(e);
+                failures.add(e);
             }
         }
-        if (!lines.isEmpty()) {
-            throw none;
+        if (lines.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
+                + config.series() + " in " + store.location() + " is intact;" + (advice.isEmpty() ? " see the suppressed causes" : advice));
+        failures.forEach(none::addSuppressed);
+        throw none;
     }
 
     /** SHA-256 (hex) of the settings entries as registered now. */

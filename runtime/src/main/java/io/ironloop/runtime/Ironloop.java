@@ -171,6 +171,11 @@ public final class Ironloop implements AutoCloseable {
             this.engineConfig = EngineConfig.from(parameters).jobId(group.jobId()).rank(group.rank(), group.size());
             EngineListener events = new EngineListener() {
                 @Override
+                public void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
+                    listener.snapshotted(series.equals(GLOBAL_SERIES) ? "global" : "local", iteration, blocking, stagedBytes);
+                }
+
+                @Override
                 public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
                     String level = line.series().equals(GLOBAL_SERIES) ? "global" : "local";
                     launcher.saved(line.iteration(), level);

@@ -7,6 +7,7 @@ import io.ironloop.config.ParameterKey;
 import io.ironloop.config.ParameterTable;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.group.GroupKeys;
+import io.ironloop.runtime.tasks.TaskKeys;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
 import io.ironloop.runtime.trigger.TriggerKeys;
 
@@ -38,10 +39,8 @@ public final class RuntimeKeys {
     public static final ParameterKey<Boolean> CHECKPOINTING_LOCAL_RECENT = ParameterKey.bool("CHECKPOINTING_LOCAL_RECENT", true,
             "keep only the newest local checkpoint of each rank (false: keep RETAIN_LINES of them)");
 
-    /** The workload scheduler of task pools. */
-    public static final ParameterKey<WorkloadScheduler> WORKLOAD_SCHEDULER = ParameterKey.choice("WORKLOAD_SCHEDULER",
-            WorkloadScheduler.class, WorkloadScheduler.DS,
-            "how tasks of an iteration are placed: DS (static blocks) or CTWS (static start, idle ranks steal)");
+    /** DeLIA's workload scheduler of task pools (defined with the task pool). */
+    public static final ParameterKey<WorkloadScheduler> WORKLOAD_SCHEDULER = TaskKeys.WORKLOAD_SCHEDULER;
 
     /** Start over even if FT_FOLDER holds checkpoints or a completion record. */
     public static final ParameterKey<Boolean> FRESH = ParameterKey.bool("FRESH", false,

@@ -13,6 +13,17 @@ public interface RuntimeListener {
     };
 
     /**
+     * The state of a save was copied into the engine's staging (on the thread that asked for the save: the
+     * application's or a trigger's); writing it continues in the background.
+     *
+     * @param level {@code global} or {@code local}
+     * @param blocking how long the copy held up the calling thread
+     * @param bytes bytes copied
+     */
+    default void snapshotted(String level, long iteration, Duration blocking, long bytes) {
+    }
+
+    /**
      * A line became durable.
      *
      * @param level {@code global} or {@code local}
