@@ -3,16 +3,21 @@ package io.ironloop.examples.fwi;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.ironloop.ConfigurationException;
 import io.ironloop.core.RestoredState;
 import io.ironloop.group.ProcessFailedException;
+import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.Completion;
 import io.ironloop.runtime.Ironloop;
 import io.ironloop.runtime.RuntimeListener;
+import io.ironloop.runtime.tasks.TaskPool;
+import io.ironloop.runtime.tasks.TaskPoolListener;
 
 /**
  * One rank of a distributed, fault-tolerant full-waveform inversion on Ironloop (DeLIA's case study):
@@ -125,7 +130,7 @@ public final class FwiRank {
         mergeRecords(ft, ledger, problem);
         ft.startHeartbeatMonitoring();
         long start = System.nanoTime();
-        try (DsPlaceholderPool pool = DsPlaceholderPool.create(ft.group())) {
+        try (TaskPool pool = TaskPool.create(ft.group(), ft.scheduler(), new StealReporter(ft.launcher()))) {
             while (!inversion.isFinished()) {
                 long round = inversion.round();
                 long roundStart = System.nanoTime();
@@ -207,12 +212,26 @@ public final class FwiRank {
         }
     }
 
-    /** Runtime events worth a line on standard error. */
+    /** Runtime events worth a line on standard error and an event in the launcher's timeline. */
     private final class Progress implements RuntimeListener {
         @Override
         public void settingsChanged(String savedFingerprint, String currentFingerprint) {
             err.println("fwi: the settings changed since the newest checkpoint (settings fingerprint " + savedFingerprint
                     + " there, " + currentFingerprint + " now): starting fresh; the old checkpoints are kept");
+            LauncherLink.get().event("settings-changed", Map.of("saved", savedFingerprint, "current", currentFingerprint));
+        }
+    }
+
+    /** Reports work stealing to the launcher's timeline ({@code tasks-stolen}: round, from, count, tasks). */
+    private record StealReporter(LauncherLink launcher) implements TaskPoolListener {
+        @Override
+        public void tasksStolen(long round, int fromRank, List<Integer> tasks) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("round", round);
+            fields.put("from", fromRank);
+            fields.put("count", tasks.size());
+            fields.put("tasks", tasks);
+            launcher.event("tasks-stolen", fields);
         }
     }
 
