@@ -34,23 +34,24 @@ enum DemoApp {
     QUICKSTART("io.ironloop.examples.quickstart.QuickstartRank", "DeLIA's quick-start loop (Listing 8)") {
         @Override
         List<String> arguments(String size) {
-            return size.equals("test") ? List.of("1000", "12") : List.of("100000", "20");
+            // the pause per iteration stands for computation, so that a timed SIGTERM finds the job running
+            return size.equals("test") ? List.of("2000", "12", "300") : List.of("100000", "20", "500");
         }
 
         @Override
         String describe(String size) {
             List<String> a = arguments(size);
-            return a.get(0) + " values per rank, " + a.get(1) + " iterations";
+            return a.get(0) + " values per rank, " + a.get(1) + " iterations of " + a.get(2) + " ms";
         }
 
         @Override
         List<String> defaultFails(int ranks, String size) {
-            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 6 : 10));
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 8 : 14));
         }
 
         @Override
         List<String> defaultPreempts(int ranks, String size) {
-            return List.of();    // it runs for well under a second: a timed SIGTERM would rarely find it running
+            return List.of(victim(ranks, 2) + "@" + (size.equals("test") ? "5s" : "8s"));
         }
     };
 

@@ -36,7 +36,9 @@ import io.ironloop.runtime.tasks.TaskPoolListener;
  * and an allgather gives every rank all of them, whatever the number of ranks before and now. Shots of the
  * open round found there are not run again: rank 0 reports their number to the launcher
  * ({@code tasks-skipped}) and on standard error. A round's trial model is a deterministic function of the
- * settings and the round number, so a record is valid for its round whichever attempt made it.
+ * settings and the round number, so a record is valid for its round whichever attempt made it. Records of
+ * rounds after the restored one (the newest global line was lost with a killed rank 0, or found damaged) are
+ * dropped: their shots are computed again when their round comes.
  *
  * <p>Each round: the not-yet-done shots run on the task pool (scheduler {@code WORKLOAD_SCHEDULER}); each
  * rank's new entries are exchanged by allgather; every rank reduces all shots in shot order and advances
@@ -128,6 +130,11 @@ public final class FwiRank {
                     ft.size(), ft.scheduler(), config.nx(), config.nz(), config.shots(), config.maxIterations(), ft.folder());
         }
         mergeRecords(ft, ledger, problem);
+        int dropped = ledger.forgetAfter(inversion.round());
+        if (dropped > 0) {
+            log(rank, "round %d: %d recorded shots belong to a later round (the global state was restored from an older"
+                    + " line): they are computed again", inversion.round(), dropped);
+        }
         ft.startHeartbeatMonitoring();
         long start = System.nanoTime();
         try (TaskPool pool = TaskPool.create(ft.group(), ft.scheduler(), new StealReporter(ft.launcher()))) {
