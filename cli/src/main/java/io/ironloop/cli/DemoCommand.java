@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
  * with a separate run that was never interrupted. Exit 0 only when they are identical.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Kill a checkpointing computation with kill -9 mid-run, resume it, and compare its result",
-            "bit for bit with an uninterrupted run. The last two output lines are the result and the verdict."})
+        description = {"Kill a checkpointing computation with kill -9 mid-run, resume it, and compare its result bit for bit with an"
+            + " uninterrupted run.", "The last two output lines are the result and the verdict."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--cells", defaultValue = "2097152", description = "Cells of the 1-D heat field. Default ${DEFAULT-VALUE}.")
     int cells;
