@@ -2,6 +2,7 @@ package io.ironloop.cli;
 
 import io.ironloop.cli.bench.OverheadBench;
 import io.ironloop.cli.bench.PreemptBench;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Parameters;
 
 /** {@code ironloop bench overhead}. */
@@ -35,6 +38,9 @@ final class BenchOverheadCommand implements Callable<Integer> {
             description = "Option for every rank JVM (repeatable); replaces the default -Xmx256m -XX:+UseSerialGC.")
     List<String> jvmOptions = new ArrayList<>();
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -44,21 +50,22 @@ final class BenchOverheadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrintStream err = RunCommand.LineBridge.printStream(spec.commandLine().getErr());
         boolean temporary = dir == null;
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-overhead") : Files.createDirectories(dir);
         Map<String, Object> figures;
         try {
             figures = OverheadBench.run(app, arguments, ranks, runs, where,
-                    jvmOptions.isEmpty() ? OverheadBench.DEFAULT_RANK_JVM_OPTIONS : jvmOptions, System.err);
+                    jvmOptions.isEmpty() ? OverheadBench.DEFAULT_RANK_JVM_OPTIONS : jvmOptions, err);
         } catch (IllegalArgumentException e) {
-            System.err.println("ironloop bench overhead: " + e.getMessage());
+            err.println("ironloop bench overhead: " + e.getMessage());
             return 2;
         } finally {
             if (temporary) {
                 PreemptBench.deleteTree(where);
             }
         }
-        BenchCommand.print(figures, json);
+        BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;
     }
 }

@@ -2,12 +2,15 @@ package io.ironloop.cli;
 
 import io.ironloop.cli.bench.PreemptBench;
 import io.ironloop.config.Units;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code ironloop bench preempt}. */
 @Command(name = "preempt", mixinStandardHelpOptions = true,
@@ -24,32 +27,36 @@ final class BenchPreemptCommand implements Callable<Integer> {
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
     int repetitions;
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
+        PrintStream err = RunCommand.LineBridge.printStream(spec.commandLine().getErr());
         long bytes;
         try {
             bytes = Units.parseSize(size);
         } catch (IllegalArgumentException e) {
-            System.err.println("ironloop bench preempt: bad --size: " + e.getMessage());
+            err.println("ironloop bench preempt: bad --size: " + e.getMessage());
             return 2;
         }
         boolean temporary = dir == null;
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-preempt") : Files.createDirectories(dir);
         Map<String, Object> figures;
         try {
-            figures = PreemptBench.run(bytes, where, repetitions, System.err);
+            figures = PreemptBench.run(bytes, where, repetitions, err);
         } catch (IllegalArgumentException e) {
-            System.err.println("ironloop bench preempt: " + e.getMessage());
+            err.println("ironloop bench preempt: " + e.getMessage());
             return 2;
         } finally {
             if (temporary) {
                 PreemptBench.deleteTree(where);
             }
         }
-        BenchCommand.print(figures, json);
+        BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;
     }
 }
