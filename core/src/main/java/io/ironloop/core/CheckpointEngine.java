@@ -65,7 +65,7 @@ public final class CheckpointEngine implements AutoCloseable {
     private final AutoCloseable lock;
     private final Map<String, ProtectedEntry> entries = new LinkedHashMap<>();
     private final ExecutorService writer;
-    private final ArrayDeque<Future<LinePersister.Result>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Retention retention = new Retention();
     private long nextSequence;
@@ -190,20 +190,32 @@ public final class CheckpointEngine implements AutoCloseable {
         }
         long start = System.nanoTime();
         String series = config.series();
-        listener.checkpointStarted(series, iteration);
+        safely(() -> listener.checkpointStarted(series, iteration));
         int slot = (int) (nextSequence % config.maxInFlight());
         List<LinePersister.Staged> staged = new ArrayList<>(entries.size());
         long stagedBytes = 0;
-        for (ProtectedEntry e : entries.values()) {
-            ByteBuffer bytes = e.stage(slot);
-            stagedBytes += bytes.remaining();
-            staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+        try {
+            for (ProtectedEntry e : entries.values()) {
+                ByteBuffer bytes = e.stage(slot);
+                stagedBytes += bytes.remaining();
+                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+            }
+        } catch (RuntimeException | Error e) {
+            // an entity's save() threw: nothing was submitted, the previous line is untouched
+            safely(() -> listener.checkpointFailed(series, iteration, e));
+            throw e;
         }
         String fingerprint = fingerprint(staged);
-        listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(System.nanoTime() - start), stagedBytes);
+        long blocking = System.nanoTime() - start;
+        long bytes = stagedBytes;
+        safely(() -> listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(blocking), bytes));
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
-        inFlight.add(writer.submit(() -> persist(sequence, meta, staged, start)));
+        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start)), List.copyOf(entries.values())));
+    }
+
+    /** A checkpoint being persisted, and the entries it staged (told when it commits). */
+    private record Pending(Future<LinePersister.Result> result, List<ProtectedEntry> entries) {
     }
 
     /**
@@ -263,9 +275,21 @@ public final class CheckpointEngine implements AutoCloseable {
     public Optional<LineInfo> restore() {
         awaitDurable();
         long start = System.nanoTime();
-        listener.restoreStarted(config.series());
+        safely(() -> listener.restoreStarted(config.series()));
+        Optional<LineInfo> restored;
+        try {
+            restored = restoreNewestIntact();
+        } catch (RuntimeException | Error e) {
+            safely(() -> listener.restoreFailed(config.series(), e));
+            throw e;
+        }
+        safely(() -> listener.restoreFinished(config.series(), restored.orElse(null), Duration.ofNanos(System.nanoTime() - start)));
+        return restored;
+    }
+
+    private Optional<LineInfo> restoreNewestIntact() {
         String current = fingerprint(stageSettings());
-        Optional<LineInfo> restored = newestIntact("restored", " the protected objects may be partly overwritten: reinitialise them"
+        return newestIntact("restored", " the protected objects may be partly overwritten: reinitialise them"
                 + " before starting fresh", line -> {
                     if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
                         throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
@@ -278,8 +302,6 @@ public final class CheckpointEngine implements AutoCloseable {
                     lastDurable = line;
                     return line;
                 });
-        listener.restoreFinished(config.series(), restored.orElse(null), Duration.ofNanos(System.nanoTime() - start));
-        return restored;
     }
 
     /**
@@ -329,7 +351,7 @@ public final class CheckpointEngine implements AutoCloseable {
             } catch (CorruptCheckpointException | IOException e) {
                 LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
                         done, e.getMessage());
-                listener.restoreFellBack(line, e);
+                safely(() -> listener.restoreFellBack(line, e));
                 failures.add(e);
             }
         }
@@ -401,13 +423,16 @@ public final class CheckpointEngine implements AutoCloseable {
         entries.put(e.name(), e);
     }
 
+    /** The settings entries as registered now, copied without disturbing a checkpoint in flight. */
     private List<LinePersister.Staged> stageSettings() {
+        boolean idle = inFlight.stream().allMatch(p -> p.result().isDone());
         List<LinePersister.Staged> staged = new ArrayList<>();
         for (ProtectedEntry e : entries.values()) {
             if (e.scope() == Scope.SETTINGS) {
-                // slot 0 is free here: restore and settingsFingerprint run with nothing in flight, or stage the same data
-                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(0), e.scope(), config.compression()),
-                        e.stage(0)));
+                // staging slot 0 may be reused only while no checkpoint is being written from it
+                ByteBuffer bytes = idle ? e.stage(0) : e.copyNow();
+                long[] shape = {bytes.remaining() / e.type().width()};
+                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), shape, e.scope(), config.compression()), bytes));
             }
         }
         return staged;
@@ -447,12 +472,19 @@ public final class CheckpointEngine implements AutoCloseable {
         }
     }
 
-    private void await(Future<LinePersister.Result> f) {
+    /**
+     * Waits for {@code p} to be durable; once it is, tells its entries (entities swap their snapshot
+     * buffers, as waLBerla's do after the commit handshake), on this, the application's, thread.
+     */
+    private void await(Pending p) {
         try {
-            f.get();
+            p.result().get();
+            p.entries().forEach(ProtectedEntry::committed);
         } catch (ExecutionException e) {
             failure.compareAndSet(null, e.getCause());
         } catch (InterruptedException e) {
+            // still in flight: keep waiting for it next time
+            inFlight.addFirst(p);
             Thread.currentThread().interrupt();
             throw new IronloopException("interrupted while waiting for a checkpoint to become durable", e);
         }

@@ -55,7 +55,31 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
     public abstract long[] shape(int slot);
 
     /** Copies the live state into staging {@code slot}; returns the staged bytes (position 0, limit = length). */
-    public abstract ByteBuffer stage(int slot);
+    public ByteBuffer stage(int slot) {
+        staging[slot] = copyState(staging[slot].clear());
+        return staging[slot];
+    }
+
+    /**
+     * A copy of the live state in a new buffer, leaving the staging buffers alone (which a checkpoint in
+     * flight may be reading): for fingerprinting settings at any time.
+     */
+    public ByteBuffer copyNow() {
+        return copyState(ByteBuffer.allocate(Math.max(16, staging[0].capacity())).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Copies the live state into {@code into} from position 0 and returns the buffer that holds it, flipped
+     * (position 0, limit = length): {@code into} itself, or for an entity a larger one when it outgrew it.
+     */
+    abstract ByteBuffer copyState(ByteBuffer into);
+
+    /**
+     * Tells the live object that the line holding the state it staged last is now committed: an entity
+     * swaps its snapshot buffers (see {@link Snapshotable#swap()}); others do nothing.
+     */
+    public void committed() {
+    }
 
     /** The bytes staged in {@code slot} by the last {@link #stage} (position 0, limit = length). */
     public ByteBuffer staged(int slot) {
@@ -147,8 +171,7 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            ByteBuffer b = staging[slot].clear();
+        ByteBuffer copyState(ByteBuffer b) {
             switch (type) {
                 case DOUBLE -> b.asDoubleBuffer().put((double[]) array);
                 case FLOAT -> b.asFloatBuffer().put((float[]) array);
@@ -220,8 +243,7 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            ByteBuffer b = staging[slot].clear();
+        ByteBuffer copyState(ByteBuffer b) {
             b.put(live.duplicate().position(0));
             return b.flip();
         }
@@ -260,11 +282,15 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            GrowableSink sink = new GrowableSink(staging[slot].clear());
+        ByteBuffer copyState(ByteBuffer into) {
+            GrowableSink sink = new GrowableSink(into);
             entity.save(sink);
-            staging[slot] = sink.buffer();
-            return staging[slot].flip();
+            return sink.buffer().flip();
+        }
+
+        @Override
+        public void committed() {
+            entity.swap();
         }
 
         @Override
