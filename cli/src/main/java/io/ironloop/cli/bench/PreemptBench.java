@@ -237,9 +237,15 @@ public final class PreemptBench {
             }
             return new Sample(signalToSafe, timings);
         } finally {
-            if (!job.isDone()) {
+            if (!job.isDone() && pid.get() > 0) {
                 ProcessHandle.of(pid.get()).ifPresent(ProcessHandle::destroyForcibly);
-                job.handle((r, e) -> null).join();
+                try {
+                    job.handle((r, e) -> null).get(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException | TimeoutException e) {
+                    progress.println("bench preempt: the rank's launcher did not stop after SIGKILL: " + e);
+                }
             }
             deleteTree(folder);
             Files.deleteIfExists(params);
