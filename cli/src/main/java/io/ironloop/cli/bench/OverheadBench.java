@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * and no {@code TRIGGER_SIGNAL}. <em>With</em>: a global save at every iteration
  * ({@code CHECKPOINTING_GLOBAL_ITERATION} 1), the heartbeat trigger on ({@code TRIGGER_HEARTBEAT_MONITORING}
  * with the group layer's default timing, so the detector itself is the same in both) and
- * {@code TRIGGER_SIGNAL} true. One warm-up pair, then {@code runs} pairs, interleaved (without, with, …).
+ * {@code TRIGGER_SIGNAL} true. One warm-up pair, then {@code runs} pairs, interleaved in ABBA order (without,
+ * with, with, without, …) so that a drift of the machine's load weighs on both variants alike.
  * Every run must exit 0 and print the same {@code result sha256=} line, and only the runs with Ironloop must
  * save: otherwise the bench did not measure what it claims and fails. A job that fails (on a shared machine,
  * typically a rank that could not join in time) is run again, at most {@value #RETRIES} times, and counted in
@@ -154,8 +155,14 @@ public final class OverheadBench {
                 + " interleaved; rank JVM %s%n", app.mainClass(), String.join(" ", arguments), ranks, runs, String.join(" ", jvmOptions));
         for (int k = -1; k < runs; k++) {
             String label = k < 0 ? "warmup" : Integer.toString(k + 1);
-            Run a = runRetrying(Variant.WITHOUT, label);
+            // ABBA order: the warm-up and pairs 2, 4, ... run without first, pairs 1, 3, ... with first, so that a
+            // drift of the machine's load during the bench weighs on both variants alike
+            boolean withoutFirst = k % 2 != 0;
+            Run a = withoutFirst ? runRetrying(Variant.WITHOUT, label) : null;
             Run b = runRetrying(Variant.WITH, label);
+            if (a == null) {
+                a = runRetrying(Variant.WITHOUT, label);
+            }
             progress.printf(Locale.ROOT, "bench overhead: %s: without %.3f s, with %.3f s (%d global saves)%n",
                     k < 0 ? "warm-up" : "pair " + (k + 1) + "/" + runs, a.seconds(), b.seconds(), b.globalSaves());
             if (a.globalSaves() != 0) {
