@@ -111,7 +111,9 @@ class BenchRuntimeCommandsTest {
         double with = figures.path("median_with_s").asDouble();
         assertThat(figures.path("overhead_pct").asDouble())
                 .isCloseTo((with - without) / without * 100, org.assertj.core.data.Offset.offset(1e-9));
-        for (String key : List.of("rsd_without_pct", "rsd_with_pct", "mean_without_s", "mean_with_s", "overhead_target_met")) {
+        for (String key : List.of("rsd_without_pct", "rsd_with_pct", "mean_without_s", "mean_with_s", "loop_overhead_pct",
+                "loop_rsd_without_pct", "loop_rsd_with_pct", "loop_median_without_s", "loop_median_with_s", "failed_runs",
+                "overhead_target_met")) {
             assertThat(figures.has(key)).as(key).isTrue();
         }
         assertThat(isEmpty(dir)).as("the bench cleans its directory").isTrue();
