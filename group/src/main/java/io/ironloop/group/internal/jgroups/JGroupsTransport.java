@@ -83,8 +83,9 @@ public final class JGroupsTransport implements Transport, Receiver {
     @Override
     public void start(TransportEvents e) {
         this.events = e;
+        long deadline = System.nanoTime() + config.joinTimeout().toNanos();
         try {
-            JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake));
+            JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake, rank));
             channel = ch;
             ch.addAddressGenerator(() -> ExtendedUUID.randomUUID("rank-" + rank).put(RANK_KEY, ByteBuffer.allocate(4).putInt(rank).array()));
             ch.setReceiver(this);
@@ -102,7 +103,6 @@ public final class JGroupsTransport implements Transport, Receiver {
             throw new IronloopException("rank " + rank + " of job " + jobId + " could not start its group channel on "
                     + network.bindAddress().getHostAddress() + ":" + network.bindPort() + ": " + ex.getMessage(), ex);
         }
-        long deadline = System.nanoTime() + config.joinTimeout().toNanos();
         synchronized (formation) {
             while (!formed) {
                 long left = deadline - System.nanoTime();

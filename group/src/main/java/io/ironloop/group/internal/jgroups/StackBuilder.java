@@ -30,7 +30,7 @@ import org.jgroups.stack.Protocol;
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
  * TCP (connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
- * FILE_PING or DNS_PING, never multicast) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
+ * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
  * detection via a socket ring) · {@link RankHeartbeat} STAR/RING or FD_ALL3 (hang detection) ·
  * {@link SuspectObserver} · VERIFY_SUSPECT2 (verification by another member) · [SYM_ENCRYPT] · NAKACK2 ·
  * UNICAST3 · STABLE · AUTH ({@link JobSecretToken}) · GMS · UFC · MFC · FRAG4.
@@ -43,7 +43,10 @@ final class StackBuilder {
     private StackBuilder() {
     }
 
-    static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake) throws Exception {
+    /** Join requests time out after this long and are retried; see {@link FormationGate}. */
+    static final long JOIN_ROUND_MILLIS = 1000;
+
+    static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake, int rank) throws Exception {
         JGroupsIds.register();
         List<Protocol> stack = new ArrayList<>();
         TCP tcp = new TCP();
@@ -56,6 +59,7 @@ final class StackBuilder {
         stack.add(tcp);
         stack.add(new WireCounter());
         stack.add(discovery(config, net));
+        stack.add(new FormationGate(rank == 0, config.joinTimeout().toMillis()));
         MERGE3 merge = new MERGE3();
         merge.setValue("min_interval", 1000L);
         merge.setValue("max_interval", 3000L);
@@ -86,7 +90,9 @@ final class StackBuilder {
         token.setAuth(auth);
         stack.add(auth.setAuthToken(token));
         GMS gms = new GMS();
-        gms.setValue("join_timeout", 1000L);
+        gms.setValue("join_timeout", JOIN_ROUND_MILLIS);
+        // a coordinator was found (FormationGate) but did not answer: retry rather than found a cluster alone
+        gms.setValue("max_join_attempts", (int) Math.max(10, config.joinTimeout().toMillis() / JOIN_ROUND_MILLIS));
         gms.setValue("print_local_addr", false);
         stack.add(gms);
         stack.add(new UFC());
