@@ -64,9 +64,14 @@ final class StackBuilder {
         merge.setValue("min_interval", 1000L);
         merge.setValue("max_interval", 3000L);
         stack.add(merge);
-        stack.add(new FD_SOCK2());
         long interval = config.heartbeatInterval().toMillis();
         long timeout = config.heartbeatTimeout().toMillis();
+        FD_SOCK2 sockets = new FD_SOCK2();
+        sockets.setBindAddress(net.bindAddress());
+        // A member that does not answer a new monitoring connection is alive but not running (stopped,
+        // starved): that is hang detection's business, with its timeout. A dead one refuses at once.
+        sockets.setValue("connect_timeout", (int) Math.min(Integer.MAX_VALUE, timeout));
+        stack.add(sockets);
         if (config.arrangement() == HeartbeatArrangement.ALL_TO_ALL) {
             stack.add(new FD_ALL3().setTimeout(timeout).setInterval(interval));
         } else {
