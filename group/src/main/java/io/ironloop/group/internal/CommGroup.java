@@ -108,6 +108,10 @@ final class CommGroup implements ProcessGroup {
         if (superseded) {
             return new IllegalStateException("this group was shrunk; use the group returned by shrink() (" + operation + ")");
         }
+        RuntimeException excluded = session.exclusion(operation + " at rank " + rank, rank);
+        if (excluded != null) {
+            return excluded;
+        }
         Set<Integer> f = failedRanks();
         return f.isEmpty() ? null : new ProcessFailedException(jobId(), f, operation + " at rank " + rank);
     }
@@ -395,7 +399,7 @@ final class CommGroup implements ProcessGroup {
         if (closed) {
             return;
         }
-        if (!superseded && !session.isClosed()) {
+        if (!superseded && !session.isClosed() && !session.isExcluded()) {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             if (done == null) {

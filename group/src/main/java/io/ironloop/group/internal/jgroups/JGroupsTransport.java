@@ -206,7 +206,7 @@ public final class JGroupsTransport implements Transport, Receiver {
             return;
         }
         Message m = new BytesMessage(dest, envelope.payload()).putHeader(HEADER_ID, new EnvelopeHeader(envelope));
-        if (envelope.kind() == Envelope.Kind.AGREE) {
+        if (envelope.kind() == Envelope.Kind.AGREE || envelope.kind() == Envelope.Kind.FENCE) {
             m.setFlag(Message.Flag.OOB, Message.Flag.NO_FC);
         }
         try {
