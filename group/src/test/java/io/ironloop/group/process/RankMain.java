@@ -72,6 +72,11 @@ public final class RankMain {
                 }
             }
             case "agree" -> {
+                if (rank > 0 && g.size() == 3) { // traffic between the two survivors, long before the kill
+                    int other = 3 - rank;
+                    g.send(other, 7, new byte[] {1});
+                    g.receive(other, 7);
+                }
                 g.barrier();
                 System.out.println("READY " + rank + " leader=" + g.leader() + " victim=" + victim);
                 if (rank == victim) {
