@@ -86,6 +86,10 @@ public final class Session implements TransportEvents {
         return leader;
     }
 
+    int dataPort() {
+        return transport.dataPort();
+    }
+
     Diagnostics.Counts transportCounts() {
         return transport.counts();
     }
@@ -120,7 +124,7 @@ public final class Session implements TransportEvents {
 
     void send(int destWorld, Envelope e) {
         if (destWorld == transport.worldRank()) {
-            mailbox.put(e);
+            mailbox.put(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), e.payload().clone()));
         } else if (!failed.contains(destWorld)) {
             transport.send(destWorld, e);
         }
