@@ -142,9 +142,12 @@ class ProcessGroupProcessTest {
         assertThat(job.line(2, "AGREED").orElseThrow()).isEqualTo("AGREED 101");
     }
 
+    /** Also: the stopped rank, once resumed, learns from the survivors' fence that it was declared failed. */
     @Test
-    void sigstop_detectedAsFailedWithinTimeoutPlusIntervalPlusOne() throws Exception {
+    void sigstop_detectedAsFailedWithinTimeoutPlusIntervalPlusOne_resumedRankIsFenced() throws Exception {
         failVictim(3, "hang", "fail", "next", true, 5 + 1 + 1);
+        int victim = Integer.parseInt(job.line(0, "READY").orElseThrow().replaceAll(".*victim=", ""));
+        job.await(Duration.ofSeconds(30), () -> job.line(victim, "FENCED").isPresent());
     }
 
     @ParameterizedTest

@@ -36,7 +36,15 @@ public final class RankMain {
         HeartbeatArrangement arrangement = HeartbeatArrangement.valueOf(args[1]);
         GroupConfig cfg = GroupConfig.builder().arrangement(arrangement).heartbeatInterval(Duration.ofSeconds(1))
                 .heartbeatTimeout(Duration.ofSeconds(5)).joinTimeout(Duration.ofSeconds(60)).build();
-        ProcessGroup g = ProcessGroups.join(cfg, io.ironloop.group.GroupListener.NONE);
+        int worldRank = Integer.parseInt(System.getenv("IRONLOOP_RANK"));
+        ProcessGroup g = ProcessGroups.join(cfg, new io.ironloop.group.GroupListener() {
+            @Override
+            public void failed(java.util.Set<Integer> worldRanks) {
+                if (worldRanks.contains(worldRank)) {
+                    System.out.println("FENCED"); // the others declared this process failed and told it
+                }
+            }
+        });
         int rank = g.rank();
         int victim = switch (args[2]) {
             case "leader" -> g.leader();
