@@ -59,7 +59,7 @@ final class DemoTimeline {
     private static String rank(TimelineEvent e, Map<String, Object> f) {
         return switch (e.type()) {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
-            case "trigger" -> "received " + f.get("cause") + ": saving its published state";
+            case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
             case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
                     : "saved the global state of iteration " + f.get("iteration");
             case "restored" -> "resumed at iteration " + f.get("iteration");
@@ -71,6 +71,12 @@ final class DemoTimeline {
             case "iteration", "plan" -> null;
             default -> e.type() + " " + f;
         };
+    }
+
+    /** {@code SignalReceived[signal=TERM, ...]} as {@code SIGTERM}; other causes as they are. */
+    private static String cause(Object cause) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("signal=([A-Z0-9]+)").matcher(String.valueOf(cause));
+        return m.find() ? "SIG" + m.group(1) : String.valueOf(cause);
     }
 
     private static String plural(Object list) {
