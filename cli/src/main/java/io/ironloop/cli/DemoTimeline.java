@@ -64,8 +64,8 @@ final class DemoTimeline {
                     : "saved the global state of iteration " + f.get("iteration");
             case "restored" -> "resumed at iteration " + f.get("iteration");
             case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
-            case "tasks-skipped" -> "skipped " + f.get("count") + " tasks finished before the restart";
-            case "tasks-stolen" -> "stole " + f.get("count") + " tasks from rank " + f.get("from") + " in round " + f.get("round");
+            case "tasks-skipped" -> "skipped " + tasks(f.get("count")) + " finished before the restart";
+            case "tasks-stolen" -> "stole " + tasks(f.get("count")) + " from rank " + f.get("from") + " in round " + f.get("round");
             case "settings-changed" -> "the settings changed: starting fresh";
             case "complete" -> e.rank() == 0 ? "complete at iteration " + f.get("iteration") : null;
             case "iteration", "plan" -> null;
@@ -77,6 +77,10 @@ final class DemoTimeline {
     private static String cause(Object cause) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("signal=([A-Z0-9]+)").matcher(String.valueOf(cause));
         return m.find() ? "SIG" + m.group(1) : String.valueOf(cause);
+    }
+
+    private static String tasks(Object count) {
+        return count + (Integer.valueOf(1).equals(count) || Long.valueOf(1).equals(count) ? " task" : " tasks");
     }
 
     private static String plural(Object list) {
