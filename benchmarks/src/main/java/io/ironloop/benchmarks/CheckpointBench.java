@@ -39,7 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CheckpointBench {
     private static final int ARRAY_BYTES = 64 << 20;
-    private static final int IO_BLOCK = 1 << 20;
 
     private CheckpointBench() {
     }
@@ -62,7 +61,7 @@ public final class CheckpointBench {
             arrays.add(new double[(int) (Math.min(left, ARRAY_BYTES) / 8)]);
         }
         List<double[]> memcpyTargets = arrays.stream().map(a -> new double[a.length]).toList();
-        ByteBuffer ioBuffer = ByteBuffer.allocateDirect(IO_BLOCK);
+        ByteBuffer ioBuffer = ByteBuffer.allocateDirect(RawDisk.BLOCK);
         double[] blocking = new double[repetitions];
         double[] memcpy = new double[repetitions];
         double[] persist = new double[repetitions];
@@ -98,7 +97,7 @@ public final class CheckpointBench {
                 long t3 = System.nanoTime();
                 Path raw = dir.resolve("raw-reference-" + (rep + 1) + ".bin");
                 long t4 = System.nanoTime();
-                rawWrite(raw, sizeBytes, ioBuffer);
+                RawDisk.writeAndSync(raw, sizeBytes, ioBuffer);
                 long t5 = System.nanoTime();
                 rawRead(raw, ioBuffer);
                 long t6 = System.nanoTime();
@@ -155,19 +154,6 @@ public final class CheckpointBench {
             a[i] = (x >>> 11) * 0x1.0p-53;
         }
         return x;
-    }
-
-    private static void rawWrite(Path file, long size, ByteBuffer block) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            for (long left = size; left > 0; ) {
-                block.clear().limit((int) Math.min(left, block.capacity()));
-                left -= block.remaining();
-                while (block.hasRemaining()) {
-                    ch.write(block);
-                }
-            }
-            ch.force(true);
-        }
     }
 
     private static void rawRead(Path file, ByteBuffer block) throws IOException {
