@@ -1,10 +1,17 @@
-/** The user-facing fault-tolerance runtime: triggers (termination signals, preemption notices). */
+/**
+ * The user-facing fault-tolerance runtime: DeLIA's API ({@link io.ironloop.runtime.Ironloop}), task pools
+ * with static and work-stealing schedulers, and triggers (termination signals, preemption notices,
+ * heartbeat failures).
+ */
 module io.ironloop.runtime {
     requires transitive io.ironloop.core;
+    requires transitive io.ironloop.group;
     requires io.ironloop.base;
     requires org.slf4j;
     requires java.net.http;
     requires jdk.unsupported;
 
+    exports io.ironloop.runtime;
+    exports io.ironloop.runtime.tasks;
     exports io.ironloop.runtime.trigger;
 }

@@ -2,6 +2,10 @@ package io.ironloop.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
@@ -11,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure Ironloop against references taken in the same run (see benchmarks/README.md).",
-        subcommands = {BenchCheckpointCommand.class, BenchGroupCommand.class})
+        subcommands = {BenchCheckpointCommand.class, BenchPreemptCommand.class, BenchOverheadCommand.class, BenchGroupCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {
@@ -20,7 +24,7 @@ final class BenchCommand implements Runnable {
 
     private static String format(Object v) {
         if (v instanceof Double d) {
-            return String.format("%.4f", d);
+            return String.format(Locale.ROOT, "%.4f", d);
         }
         if (v instanceof Map<?, ?> m) {
             StringBuilder b = new StringBuilder();
@@ -31,11 +35,17 @@ final class BenchCommand implements Runnable {
     }
 
     /** Prints figures as one JSON object or as aligned text lines. */
-    static void print(Map<String, Object> figures, boolean json, java.io.PrintWriter out) throws Exception {
+    static void print(Map<String, Object> figures, boolean json) throws Exception {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+        print(figures, json, out);
+    }
+
+    /** Prints figures to {@code out} as one JSON object or as aligned text lines, and flushes it. */
+    static void print(Map<String, Object> figures, boolean json, PrintWriter out) throws Exception {
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures));
         } else {
-            figures.forEach((k, v) -> out.printf("%-30s %s%n", k, format(v)));
+            figures.forEach((k, v) -> out.printf(Locale.ROOT, "%-30s %s%n", k, format(v)));
         }
         out.flush();
     }

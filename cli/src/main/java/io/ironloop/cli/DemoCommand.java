@@ -1,9 +1,22 @@
 package io.ironloop.cli;
 
-import io.ironloop.examples.heat.HeatDiffusion;
-import java.io.BufferedReader;
+import io.ironloop.ConfigurationException;
+import io.ironloop.cli.launch.Application;
+import io.ironloop.cli.launch.Fault;
+import io.ironloop.cli.launch.LaunchResult;
+import io.ironloop.cli.launch.LaunchSpec;
+import io.ironloop.cli.launch.Launcher;
+import io.ironloop.cli.launch.SignalForwarding;
+import io.ironloop.cli.launch.TimelineEvent;
+import io.ironloop.config.ParameterKey;
+import io.ironloop.config.Parameters;
+import io.ironloop.core.EngineKeys;
+import io.ironloop.runtime.RuntimeKeys;
+import io.ironloop.runtime.tasks.WorkloadScheduler;
+import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,136 +24,394 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
+import picocli.CommandLine.Spec;
+
 /**
- * {@code ironloop demo}: a child JVM runs a checkpointed computation and is killed with SIGKILL mid-run;
- * a new child resumes from the newest complete line and finishes; its result is compared, bit for bit,
- * with a separate run that was never interrupted. Exit 0 only when they are identical.
+ * {@code ironloop demo}: a thin wrapper over {@code ironloop run}. It runs an example application supervised,
+ * with restarts, in a fresh checkpoint folder, with real faults from {@code --fail} / {@code --preempt} only;
+ * then obtains the failure-free reference (a separate complete run without faults, or its cached result for
+ * the same app, size, ranks, settings and build); prints the timeline of what the supervisor and the ranks
+ * reported; and ends with the result and the verdict. Exit 0 only when the results are bit-identical.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Kill a checkpointing computation with kill -9 mid-run, resume it, and compare its result",
-            "bit for bit with an uninterrupted run. The last two output lines are the result and the verdict."})
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Run an example application under the launcher with real faults (SIGKILL at an iteration, SIGTERM after a",
+            "delay), let the supervisor restart it from its checkpoints, and compare its result bit for bit with a",
+            "failure-free run. Without --fail and --preempt the demo injects one of each (bare 'ironloop demo' is",
+            "'demo fwi --ranks 4 --fail 1@5 --preempt 2@20s', about two minutes on two cores).",
+            "",
+            "Progress and the timeline go to standard error; the last two lines of standard output are",
+            "'result sha256=<hex>' and 'bit-identical to failure-free run: yes|no (reference sha256=<hex>)'.",
+            ""},
+        footer = {"", "Exit status: 0 bit-identical; 1 different, or a run failed; 2 usage error (also a fault that never fired)."})
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--cells", defaultValue = "2097152", description = "Cells of the 1-D heat field. Default ${DEFAULT-VALUE}.")
-    int cells;
+    private static final List<String> RANK_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    private static final Pattern RESULT = Pattern.compile("result sha256=([0-9a-f]{64})");
+    private static final int LOG_TAIL = 40;
+    /** A reference run that fails (say, its group never formed on a loaded machine) is run again from scratch, once. */
+    private static final int REFERENCE_RUNS = 2;
+    /** An slf4j-simple line: [thread] LEVEL logger - message. */
+    private static final Pattern LOGGED = Pattern.compile("\\[[^]]*] (WARN|ERROR) (io\\.ironloop\\.\\S+)( - .*)");
 
-    @Option(names = "--steps", defaultValue = "300", description = "Time steps. Default ${DEFAULT-VALUE}.")
-    int steps;
+    @Spec
+    CommandSpec commandSpec;
 
-    @Option(names = "--every", defaultValue = "20", description = "Checkpoint every N steps. Default ${DEFAULT-VALUE}.")
-    int every;
+    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
+            description = "fwi (full-waveform inversion, default) or quickstart (DeLIA's Listing 8).")
+    String appName;
 
-    @Option(names = "--kill-at", defaultValue = "-1", description = "Send SIGKILL when the run reaches this step (default: just past the middle).")
-    int killAt;
+    @Option(names = "--ranks", paramLabel = "N", defaultValue = "4", description = "Rank JVMs (default: ${DEFAULT-VALUE}).")
+    int ranks;
 
-    @Option(names = "--dir", description = "Checkpoint folder for the interrupted run; must be empty or absent (default: temporary).")
-    Path dir;
+    @Option(names = "--scheduler", paramLabel = "ds|ctws",
+            description = "Workload scheduler of the tasks (WORKLOAD_SCHEDULER; default: the parameter file's, else DS).")
+    WorkloadScheduler scheduler;
+
+    @Option(names = "--fail", paramLabel = "RANK@ITER[,...]", description = "SIGKILL RANK when it reaches iteration ITER (repeatable).")
+    List<String> fails = new ArrayList<>();
+
+    @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,...]",
+            description = "SIGTERM RANK SECONDS after the start (repeatable).")
+    List<String> preempts = new ArrayList<>();
+
+    @Option(names = "--params", paramLabel = "FILE",
+            description = "Parameter file for the ranks. If it names FT_FOLDER, that folder must be empty or absent"
+                    + " (the demo never deletes checkpoints); otherwise a temporary folder is used.")
+    Path params;
+
+    @Option(names = "--restarts", paramLabel = "K", defaultValue = "3", description = "Restarts allowed (default: ${DEFAULT-VALUE}).")
+    int restarts;
+
+    @Option(names = "--size", paramLabel = "test|demo", defaultValue = "demo",
+            description = "Problem size (default: ${DEFAULT-VALUE}; test runs in seconds).")
+    String size;
+
+    @Option(names = "--no-cache", description = "Run the failure-free reference even if a cached result fits, and do not cache it.")
+    boolean noCache;
+
+    @Option(names = "--cache-dir", paramLabel = "DIR", hidden = true, description = "Where reference results are cached.")
+    Path cacheDir;
 
     private final Instant start = Instant.now();
-    private final List<String> timeline = new ArrayList<>();
+    private PrintStream err;
+    private PrintStream log;
 
     @Override
-    public Integer call() throws Exception {
-        if (cells < 3 || steps < 2 || every < 1) {
-            System.err.println("ironloop demo: need --cells >= 3, --steps >= 2 and --every >= 1");
-            return 2;
+    public Integer call() throws IOException {
+        err = RunCommand.LineBridge.printStream(commandSpec.commandLine().getErr());
+        PrintStream out = RunCommand.LineBridge.printStream(commandSpec.commandLine().getOut());
+        DemoApp app = app();
+        Path cwd = Path.of("").toAbsolutePath();
+        List<Fault.KillAtIteration> kills = new ArrayList<>();
+        List<Fault.Preemption> preemptions = new ArrayList<>();
+        faults(app, kills, preemptions);
+        Path file = params == null ? null : cwd.resolve(params).normalize();
+        if (file != null && !Files.isReadable(file)) {
+            throw usage("parameter file " + file + " does not exist or is not readable");
         }
-        int kill = killAt > 0 ? killAt : steps / 2 + every / 2 + 1;
-        if (kill >= steps) {
-            System.err.println("ironloop demo: --kill-at " + kill + " must be below --steps " + steps);
-            return 2;
+        Optional<Path> named = namedFolder(file, cwd);
+        if (named.isPresent()) {
+            requireFresh(named.get(), file);
         }
-        Path folder = dir != null ? dir : Files.createTempDirectory("ironloop-demo");
-        if (dir != null && Files.exists(dir)) {
-            try (Stream<Path> s = Files.list(dir)) {
-                if (s.findAny().isPresent()) {
-                    System.err.println("ironloop demo: " + dir + " is not empty; the demo never deletes checkpoints: give an empty or new folder");
-                    return 2;
-                }
+        Path temp = Files.createTempDirectory("ironloop-demo-");
+        boolean keep = false;
+        try (PrintStream logStream = new PrintStream(new FileOutputStream(temp.resolve("demo.log").toFile()), true, StandardCharsets.UTF_8)) {
+            log = logStream;
+            Path folder = named.orElse(temp.resolve("checkpoints"));
+            Path ranksParams = file != null ? file : writeDefaultParams(temp.resolve("ironloop-demo.json"), folder);
+            Parameters effective = effectiveParameters(ranksParams);
+            List<String> args = app.arguments(size);
+            header(app, effective, folder, ranksParams, temp, kills, preemptions, args);
+
+            Run supervised = launch("supervised", app, args, ranksParams, folder, kills, preemptions, restarts);
+            if (supervised.result().exitStatus() == 130 || supervised.result().exitStatus() == 143) {
+                err.println("demo: interrupted: " + supervised.result().summary());
+                return supervised.result().exitStatus();
             }
-        }
-        Path reference = Files.createTempDirectory("ironloop-demo-reference");
-        try {
-            System.err.printf("demo: %d cells, %d steps, checkpoint every %d steps, kill -9 at step %d, folder %s%n", cells, steps,
-                    every, kill, folder);
-            String first = runChild(folder, "attempt 1", kill);
-            if (first != null) {
-                System.err.println("demo: the first attempt finished before it could be killed; lower --kill-at");
+            printTimeline(supervised.result());
+            if (supervised.result().exitStatus() != 0 || supervised.sha().isEmpty()) {
+                keep = true;
+                return failed("the supervised run", supervised, temp);
+            }
+            Optional<String> reference = reference(app, args, effective, ranksParams, temp);
+            if (reference.isEmpty()) {
+                keep = true;
                 return 1;
             }
-            String result = runChild(folder, "attempt 2", -1);
-            String expected = runChild(reference, "reference", -1);
-            System.err.println("timeline:");
-            timeline.forEach(line -> System.err.println("  " + line));
-            boolean same = result != null && result.equals(expected);
-            System.out.println("result sha256=" + result);
-            System.out.println("bit-identical to failure-free run: " + (same ? "yes" : "no") + " (reference sha256=" + expected + ")");
+            boolean same = reference.get().equals(supervised.sha().get());
+            out.println("result sha256=" + supervised.sha().get());
+            out.println("bit-identical to failure-free run: " + (same ? "yes" : "no") + " (reference sha256=" + reference.get() + ")");
+            out.flush();
+            keep = !same;
+            if (!same) {
+                err.println("demo: the results differ; the checkpoints and the full log are kept in " + temp);
+            }
             return same ? 0 : 1;
         } finally {
-            deleteTree(reference);
-            if (dir == null) {
-                deleteTree(folder);
+            err.flush();
+            if (!keep) {
+                deleteTree(temp);
             }
         }
     }
 
-    /** Runs one child to completion, or kills it with SIGKILL at step {@code killAt}; returns its sha256 or null. */
-    private String runChild(Path folder, String label, int killAt) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+UseParallelGC",
-                "-cp", System.getProperty("java.class.path"), HeatDiffusion.class.getName(), folder.toString(),
-                Integer.toString(cells), Integer.toString(steps), Integer.toString(every))
-                .redirectError(ProcessBuilder.Redirect.PIPE).start();
-        event(p.pid(), label + ": started");
-        AtomicReference<String> result = new AtomicReference<>();
-        Thread stdout = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (line.startsWith("result sha256=")) {
-                        result.set(line.substring("result sha256=".length()));
+    private DemoApp app() {
+        try {
+            return DemoApp.valueOf(appName.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw usage("unknown app '" + appName + "': use fwi or quickstart");
+        }
+    }
+
+    private void faults(DemoApp app, List<Fault.KillAtIteration> kills, List<Fault.Preemption> preemptions) {
+        if (ranks < 1) {
+            throw usage("--ranks must be at least 1, got " + ranks);
+        }
+        if (restarts < 0) {
+            throw usage("--restarts must not be negative, got " + restarts);
+        }
+        if (!size.equals("test") && !size.equals("demo")) {
+            throw usage("--size must be test or demo, not '" + size + "'");
+        }
+        List<String> f = fails;
+        List<String> p = preempts;
+        if (f.isEmpty() && p.isEmpty()) {
+            f = app.defaultFails(ranks, size);
+            p = app.defaultPreempts(ranks, size);
+        }
+        try {
+            for (String item : f) {
+                kills.addAll(Fault.parseKills(item));
+            }
+            for (String item : p) {
+                preemptions.addAll(Fault.parsePreemptions(item));
+            }
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** The checkpoint folder the parameter file itself names, resolved against the working directory. */
+    private Optional<Path> namedFolder(Path file, Path cwd) {
+        if (file == null) {
+            return Optional.empty();
+        }
+        Parameters fileOnly = load(file, Map.of(), Map.of());
+        return fileOnly.isSet(EngineKeys.FT_FOLDER) ? Optional.of(cwd.resolve(fileOnly.get(EngineKeys.FT_FOLDER)).normalize())
+                : Optional.empty();
+    }
+
+    private void requireFresh(Path folder, Path file) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        if (!Files.isDirectory(folder)) {
+            throw usage("FT_FOLDER " + folder + " (from " + file + ") is not a directory");
+        }
+        try (Stream<Path> s = Files.list(folder)) {
+            if (s.findAny().isPresent()) {
+                throw usage("FT_FOLDER " + folder + " (from " + file + ") is not empty: the demo needs a fresh checkpoint"
+                        + " folder and never deletes one; empty it yourself, name another FT_FOLDER, or leave FT_FOLDER out"
+                        + " to use a temporary folder");
+            }
+        }
+    }
+
+    private Path writeDefaultParams(Path file, Path folder) throws IOException {
+        Files.writeString(file, "{\n"
+                + "  \"FT_FOLDER\": \"" + folder.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\n"
+                + "  \"CHECKPOINTING_GLOBAL_ITERATION\": 1,\n"
+                + "  \"TRIGGER_SIGNAL\": true,\n"
+                + "  \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": 5, \"SLEEP_THREAD_TIME\": 1},\n"
+                + "  \"WORKLOAD_SCHEDULER\": \"DS\"\n"
+                + "}\n");
+        return file;
+    }
+
+    private Parameters effectiveParameters(Path file) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        if (scheduler != null) {
+            overrides.put(RuntimeKeys.WORKLOAD_SCHEDULER.name(), scheduler.name());
+        }
+        return load(file, System.getenv(), overrides);
+    }
+
+    private Parameters load(Path file, Map<String, String> env, Map<String, String> overrides) {
+        try {
+            return Parameters.load(RuntimeKeys.TABLE, file, env, overrides);
+        } catch (ConfigurationException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private void header(DemoApp app, Parameters effective, Path folder, Path ranksParams, Path temp, List<Fault.KillAtIteration> kills,
+            List<Fault.Preemption> preemptions, List<String> args) {
+        err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks, scheduler %s, up to %d restarts%n", app.name().toLowerCase(Locale.ROOT),
+                app.title(), app.describe(size), ranks, effective.get(RuntimeKeys.WORKLOAD_SCHEDULER), restarts);
+        List<String> faults = new ArrayList<>();
+        kills.forEach(k -> faults.add(k.describe() + " (SIGKILL to rank " + k.rank() + " when it reaches iteration " + k.iteration() + ")"));
+        preemptions.forEach(p -> faults.add(p.describe() + " (SIGTERM to rank " + p.rank() + " " + p.after().toMillis() / 1000.0
+                + " s after the start)"));
+        err.println("demo: faults: " + (faults.isEmpty() ? "none" : String.join(", ", faults)));
+        err.println("demo: checkpoints in " + folder + "; parameters " + ranksParams + "; full output in " + temp.resolve("demo.log"));
+        err.println("demo: supervised run = ironloop run -n " + ranks + " --restarts " + restarts + " --params " + ranksParams
+                + (scheduler != null ? " (WORKLOAD_SCHEDULER=" + scheduler + ")" : "")
+                + kills.stream().map(k -> " " + k.describe()).collect(Collectors.joining())
+                + preemptions.stream().map(p -> " " + p.describe()).collect(Collectors.joining())
+                + " -- " + app.mainClass() + " " + String.join(" ", args));
+    }
+
+    /** What one launch produced: how it ended and rank 0's result, if it printed one. */
+    private record Run(LaunchResult result, Optional<String> sha) {
+    }
+
+    private Run launch(String label, DemoApp app, List<String> args, Path ranksParams, Path folder, List<Fault.KillAtIteration> kills,
+            List<Fault.Preemption> preemptions, int restartCount) {
+        Path cwd = Path.of("").toAbsolutePath();
+        AtomicReference<String> sha = new AtomicReference<>();
+        log.println("==== " + label + " run ====");
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restartCount).workingDirectory(cwd)
+                .application(new Application(app.mainClass(), Optional.empty())).arguments(args)
+                .params(ranksParams).environment(EngineKeys.FT_FOLDER.environmentVariable(), folder.toString())
+                .out(log).err(log)
+                .eventListener(e -> DemoTimeline.sentence(e).ifPresent(s -> progress(label, e.time(),
+                        (e.source() == TimelineEvent.Source.RANK ? "[" + e.rank() + "] " : "") + s)))
+                .outputListener((attempt, rank, stderr, line) -> {
+                    if (!stderr) {
+                        Matcher m = RESULT.matcher(line);
+                        if (rank == 0 && m.matches()) {
+                            sha.set(m.group(1));
+                        }
+                    } else {
+                        shown(line).ifPresent(l -> progress(label, Instant.now(), "[" + rank + "] " + l));
                     }
-                }
+                });
+        if (scheduler != null) {
+            b.environment(RuntimeKeys.WORKLOAD_SCHEDULER.environmentVariable(), scheduler.name());
+        }
+        RANK_JVM.forEach(b::jvmOption);
+        kills.forEach(b::kill);
+        preemptions.forEach(b::preempt);
+        LaunchSpec spec;
+        try {
+            spec = b.build();
+            spec.application().verifyOn(spec.rankClasspath(), cwd);
+        } catch (IllegalArgumentException | IllegalStateException | ConfigurationException e) {
+            throw usage(e.getMessage());
+        }
+        Launcher launcher = new Launcher(spec);
+        LaunchResult result;
+        try (SignalForwarding forwarding = SignalForwarding.install(launcher)) {
+            result = launcher.execute();
+        }
+        log.println("==== " + label + " run: " + result.summary() + " ====");
+        progress(label, Instant.now(), result.summary());
+        return new Run(result, Optional.ofNullable(sha.get()));
+    }
+
+    /** The failure-free result: cached for this app, size, ranks, settings and build, or from a new run. */
+    private Optional<String> reference(DemoApp app, List<String> args, Parameters effective, Path ranksParams, Path temp) throws IOException {
+        List<String> description = new ArrayList<>(List.of("app=" + app, "args=" + args, "ranks=" + ranks,
+                "scheduler=" + effective.get(RuntimeKeys.WORKLOAD_SCHEDULER)));
+        for (ParameterKey<?> key : RuntimeKeys.TABLE.keys()) {
+            if (effective.isSet(key) && key != EngineKeys.FT_FOLDER) {
+                description.add(key.name() + "=" + effective.get(key));
+            }
+        }
+        String key = DemoReferenceCache.key(description, List.of(System.getProperty("java.class.path", "").split(File.pathSeparator)));
+        DemoReferenceCache cache = new DemoReferenceCache(cacheDir != null ? cacheDir : DemoReferenceCache.defaultDirectory());
+        if (!noCache) {
+            Optional<String> cached = cache.find(key);
+            if (cached.isPresent()) {
+                err.println("demo: reference: the cached result of a complete failure-free run of the same app, size, ranks,"
+                        + " settings and build (" + cache.file(key) + "; --no-cache runs it again)");
+                return cached;
+            }
+        }
+        err.println("demo: reference: a separate complete failure-free run (no faults, no restarts, its own checkpoint folder)");
+        Run reference = null;
+        for (int run = 1; run <= REFERENCE_RUNS; run++) {
+            reference = launch("reference", app, args, ranksParams, temp.resolve("reference-checkpoints-" + run), List.of(), List.of(), 0);
+            if (reference.result().exitStatus() == 0 && reference.sha().isPresent()) {
+                break;
+            }
+            if (run < REFERENCE_RUNS) {
+                err.println("demo: the reference run did not complete (" + reference.result().summary() + "); running it again"
+                        + " from the start in a fresh folder");
+            }
+        }
+        if (reference.result().exitStatus() != 0 || reference.sha().isEmpty()) {
+            failed("the failure-free reference run", reference, temp);
+            return Optional.empty();
+        }
+        if (!noCache) {
+            try {
+                cache.store(key, reference.sha().get(), app + " " + args + " on " + ranks + " ranks");
             } catch (IOException e) {
-                // the child is gone; its result is whatever it printed
+                err.println("demo: could not cache the reference result in " + cache.directory() + ": " + e.getMessage());
             }
-        });
-        stdout.start();
-        try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = err.readLine()) != null; ) {
-                if (line.startsWith("checkpointed") || line.startsWith("resumed")) {
-                    event(p.pid(), label + ": " + line);
-                } else if (line.startsWith("step ")) {
-                    int step = Integer.parseInt(line.substring(5));
-                    if (step % Math.max(1, steps / 10) == 0) {
-                        System.err.printf("demo: %s at step %d of %d%n", label, step, steps);
-                    }
-                    if (step == killAt) {
-                        p.toHandle().destroyForcibly();
-                        event(p.pid(), label + ": sent SIGKILL at step " + step);
-                    }
-                } else {
-                    System.err.println("  [" + label + "] " + line);
-                }
-            }
-        } finally {
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-            stdout.join();
         }
-        int status = p.exitValue();
-        event(p.pid(), label + ": exited with status " + status + (status == 137 ? " (killed by SIGKILL)" : ""));
-        return status == 0 ? result.get() : null;
+        return reference.sha();
     }
 
-    private void event(long pid, String what) {
-        timeline.add(String.format("%8.3fs  pid %-8d %s", Duration.between(start, Instant.now()).toMillis() / 1000.0, pid, what));
+    private void printTimeline(LaunchResult result) {
+        err.println("demo: timeline of the supervised run (events the supervisor and the ranks emitted):");
+        for (TimelineEvent e : result.timeline()) {
+            DemoTimeline.line(result.started(), e).ifPresent(l -> err.println("  " + l));
+        }
+    }
+
+    private int failed(String what, Run run, Path temp) throws IOException {
+        log.flush();
+        List<String> lines = Files.readAllLines(temp.resolve("demo.log"), StandardCharsets.UTF_8);
+        err.println("demo: the last lines of the output:");
+        lines.subList(Math.max(0, lines.size() - LOG_TAIL), lines.size()).forEach(l -> err.println("  | " + l));
+        String why = run.result().exitStatus() != 0 ? run.result().summary() : "rank 0 printed no result line";
+        err.println("demo: " + what + " failed: " + why + "; the checkpoints and the full output are kept in " + temp);
+        return run.result().exitStatus() == 2 ? 2 : 1;
+    }
+
+    /**
+     * The rank lines worth showing as progress: the application's own lines, Ironloop's errors and the storage
+     * layer's warnings (a damaged line skipped), without the logger's thread prefix; not stack frames, not the
+     * runtime's and group layer's warnings nor JGroups' logs (the timeline says what they mean).
+     */
+    static Optional<String> shown(String line) {
+        if (line.isEmpty() || Character.isWhitespace(line.charAt(0))) {
+            return Optional.empty();
+        }
+        if (!line.startsWith("[")) {
+            return Optional.of(line);
+        }
+        Matcher m = LOGGED.matcher(line);
+        boolean shown = m.matches() && (m.group(1).equals("ERROR") || m.group(2).startsWith("io.ironloop.core."));
+        return shown ? Optional.of(m.group(1) + " " + m.group(2) + m.group(3)) : Optional.empty();
+    }
+
+    private void progress(String label, Instant when, String text) {
+        synchronized (this) {
+            err.printf(Locale.ROOT, "demo [%s] %7.1fs  %s%n", label, Duration.between(start, when).toMillis() / 1000.0, text);
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(commandSpec.commandLine(), message);
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
                 + " in the current directory. Every line a rank prints is forwarded prefixed with [R], standard"
                 + " output to standard output and standard error to standard error.",
             "",
-            "A non-zero exit of any rank fails the attempt: the other ranks get SIGTERM, then SIGKILL after"
-                + " --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
+            "A non-zero exit of any rank fails the attempt: the other ranks get --settle to notice the failure,"
+                + " save and exit by themselves, then SIGTERM, then SIGKILL after --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
                 + " 0.5 s, 1 s, 2 s, ... (--backoff, --max-backoff), so it can resume from its checkpoints;"
                 + " restarting stops early when --storm-limit attempts in a row fail at the same iteration.",
             "",
@@ -83,6 +83,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Parameter file (JSON); ranks get its absolute path as IRONLOOP_PARAMS.")
     Path params;
 
+    @Option(names = "--fresh",
+            description = "Start over: the first attempt ignores the checkpoints and the completion record in FT_FOLDER"
+                    + " (IRONLOOP_FRESH=true; nothing is deleted before newer lines replace it); restarts resume.")
+    boolean fresh;
+
     @Option(names = "--cp", paramLabel = "CLASSPATH",
             description = "Class path entries added after the launcher's own (repeatable; ':'-separated).")
     List<String> classpath = new ArrayList<>();
@@ -116,6 +121,11 @@ final class RunCommand implements Callable<Integer> {
             description = "How long ranks may take to save and exit after SIGTERM/SIGINT before SIGKILL"
                     + " (default: ${DEFAULT-VALUE}).")
     Duration grace;
+
+    @Option(names = "--settle", paramLabel = "DURATION", defaultValue = "8s", converter = DurationConverter.class,
+            description = "After a rank fails, how long the others may take to detect it (heartbeats), save and exit"
+                    + " by themselves before they get SIGTERM (default: ${DEFAULT-VALUE}).")
+    Duration settle;
 
     @Option(names = "--backoff", paramLabel = "DURATION", defaultValue = "500ms", converter = DurationConverter.class,
             description = "Delay before the first restart; doubles for each further one (default: ${DEFAULT-VALUE}).")
@@ -164,7 +174,7 @@ final class RunCommand implements Callable<Integer> {
             Path cwd = Path.of("").toAbsolutePath();
             LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd).out(out).err(err)
                     .application(Application.of(application, cwd)).arguments(arguments)
-                    .grace(grace).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
+                    .grace(grace).settle(settle).fresh(fresh).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
             classpath.forEach(b::classpath);
             jvmOptions.forEach(b::jvmOption);
             for (String f : fails) {

@@ -1,6 +1,7 @@
 package io.ironloop.core;
 
 import io.ironloop.IronloopException;
+import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.LinePersister;
 import io.ironloop.core.internal.ProtectedEntry;
@@ -16,7 +17,6 @@ import io.ironloop.format.Scope;
 import io.ironloop.format.WriterOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -65,7 +65,7 @@ public final class CheckpointEngine implements AutoCloseable {
     private final AutoCloseable lock;
     private final Map<String, ProtectedEntry> entries = new LinkedHashMap<>();
     private final ExecutorService writer;
-    private final ArrayDeque<Future<LinePersister.Result>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Retention retention = new Retention();
     private long nextSequence;
@@ -190,20 +190,32 @@ public final class CheckpointEngine implements AutoCloseable {
         }
         long start = System.nanoTime();
         String series = config.series();
-        listener.checkpointStarted(series, iteration);
+        safely(() -> listener.checkpointStarted(series, iteration));
         int slot = (int) (nextSequence % config.maxInFlight());
         List<LinePersister.Staged> staged = new ArrayList<>(entries.size());
         long stagedBytes = 0;
-        for (ProtectedEntry e : entries.values()) {
-            ByteBuffer bytes = e.stage(slot);
-            stagedBytes += bytes.remaining();
-            staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+        try {
+            for (ProtectedEntry e : entries.values()) {
+                ByteBuffer bytes = e.stage(slot);
+                stagedBytes += bytes.remaining();
+                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+            }
+        } catch (RuntimeException | Error e) {
+            // an entity's save() threw: nothing was submitted, the previous line is untouched
+            safely(() -> listener.checkpointFailed(series, iteration, e));
+            throw e;
         }
         String fingerprint = fingerprint(staged);
-        listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(System.nanoTime() - start), stagedBytes);
+        long blocking = System.nanoTime() - start;
+        long bytes = stagedBytes;
+        safely(() -> listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(blocking), bytes));
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
-        inFlight.add(writer.submit(() -> persist(sequence, meta, staged, start)));
+        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start)), List.copyOf(entries.values())));
+    }
+
+    /** A checkpoint being persisted, and the entries it staged (told when it commits). */
+    private record Pending(Future<LinePersister.Result> result, List<ProtectedEntry> entries) {
     }
 
     /**
@@ -250,8 +262,10 @@ public final class CheckpointEngine implements AutoCloseable {
     }
 
     /**
-     * Restores the newest complete line into the protected objects, verifying every checksum. A corrupt line
-     * is skipped with a warning naming the file, and the previous one is tried.
+     * Restores the newest complete line into the protected objects, verifying every checksum. Each entry is
+     * streamed chunk by chunk straight into its array or buffer (entities through their staging buffer), so
+     * an object only receives verified bytes. A corrupt line is skipped with a warning naming the file, and
+     * the previous one is tried; it overwrites whatever the corrupt line had already restored.
      *
      * @return the line restored, or empty when the series has no committed line
      * @throws SettingsMismatchException if the line was made under other settings (unless ignoreSettings)
@@ -261,41 +275,33 @@ public final class CheckpointEngine implements AutoCloseable {
     public Optional<LineInfo> restore() {
         awaitDurable();
         long start = System.nanoTime();
-        listener.restoreStarted(config.series());
+        safely(() -> listener.restoreStarted(config.series()));
+        Optional<LineInfo> restored;
+        try {
+            restored = restoreNewestIntact();
+        } catch (RuntimeException | Error e) {
+            safely(() -> listener.restoreFailed(config.series(), e));
+            throw e;
+        }
+        safely(() -> listener.restoreFinished(config.series(), restored.orElse(null), Duration.ofNanos(System.nanoTime() - start)));
+        return restored;
+    }
+
+    private Optional<LineInfo> restoreNewestIntact() {
         String current = fingerprint(stageSettings());
-        List<LineInfo> lines = lines();
-        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
-                + config.series() + " in " + store.location() + " is intact; the protected objects may be partly overwritten:"
-                + " reinitialise them before starting fresh");
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            LineInfo line = lines.get(i);
-            if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
-                throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
-            }
-            try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
-                checkMatches(line, reader.manifest());
-                for (ProtectedEntry e : entries.values()) {
-                    EntryDescriptor d = reader.manifest().entry(e.name()).orElseThrow();
-                    ByteBuffer buf = e.restoreBuffer(d.header().byteLength());
-                    reader.readEntry(e.name(), buf);
-                    e.restore(buf);
-                }
-                lastDurable = line;
-                listener.restoreFinished(config.series(), line, Duration.ofNanos(System.nanoTime() - start));
-                return Optional.of(line);
-            } catch (CorruptCheckpointException | IOException e) {
-                LOG.warn("checkpoint {} of {} cannot be restored ({}); falling back to the previous line", line.dataFile(),
-                        store.location(), e.getMessage());
-                listener.restoreFellBack(line, e);
-                none.addSuppressed(e);
-            }
-        }
-        if (!lines.isEmpty()) {
-            throw none;
-        }
-        listener.restoreFinished(config.series(), null, Duration.ofNanos(System.nanoTime() - start));
-        return Optional.empty();
+        return newestIntact("restored", " the protected objects may be partly overwritten: reinitialise them"
+                + " before starting fresh", line -> {
+                    if (!config.ignoreSettings() && !line.settingsFingerprint().equals(current)) {
+                        throw new SettingsMismatchException(store.location() + "/" + line.dataFile(), current, line.settingsFingerprint());
+                    }
+                }, (line, reader) -> {
+                    checkMatches(line, reader.manifest());
+                    for (ProtectedEntry e : entries.values()) {
+                        e.restoreFrom(reader, line.dataFile(), reader.manifest().entry(e.name()).orElseThrow());
+                    }
+                    lastDurable = line;
+                    return line;
+                });
     }
 
     /**
@@ -306,33 +312,56 @@ public final class CheckpointEngine implements AutoCloseable {
      * @throws NoIntactCheckpointException if lines exist but none is intact
      */
     public Optional<RestoredState> read() {
+        return newestIntact("read", "", line -> { }, (line, reader) -> {
+            Map<String, ElementType> types = new HashMap<>();
+            Map<String, ByteBuffer> bytes = new HashMap<>();
+            for (EntryDescriptor d : reader.manifest().entries()) {
+                types.put(d.name(), d.header().type());
+                bytes.put(d.name(), EntryStream.readNew(reader, line.dataFile(), d));
+            }
+            return new RestoredState(line, types, bytes);
+        });
+    }
+
+    /** Reads one line with an open, validated reader. */
+    @FunctionalInterface
+    private interface LineReader<T> {
+        T read(LineInfo line, CheckpointReader reader) throws IOException;
+    }
+
+    /**
+     * The one fallback loop behind {@link #restore()} and {@link #read()}: offers the committed lines newest
+     * first to {@code admit} (which may refuse by throwing, ending the search) and then, opened and
+     * validated, to {@code reader}; a line that turns out corrupt or unreadable is reported with a warning
+     * naming its file and the next older one is tried.
+     *
+     * @param done what succeeding means, for messages ("restored", "read")
+     * @param advice appended to the message when no line is intact
+     * @return what {@code reader} returned for the newest intact line, or empty when no line is committed
+     * @throws NoIntactCheckpointException when lines exist but none is intact; each failure is suppressed in it
+     */
+    private <T> Optional<T> newestIntact(String done, String advice, java.util.function.Consumer<LineInfo> admit, LineReader<T> reader) {
         List<LineInfo> lines = lines();
-        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size()
-                + " committed lines of series " + config.series() + " in " + store.location() + " is intact");
+        List<Exception> failures = new ArrayList<>();
         for (int i = lines.size() - 1; i >= 0; i--) {
             LineInfo line = lines.get(i);
+            admit.accept(line);
             try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
-                Map<String, ElementType> types = new HashMap<>();
-                Map<String, ByteBuffer> bytes = new HashMap<>();
-                for (EntryDescriptor d : reader.manifest().entries()) {
-                    ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(d.header().byteLength())).order(ByteOrder.LITTLE_ENDIAN);
-                    reader.readEntry(d.name(), b);
-                    types.put(d.name(), d.header().type());
-                    bytes.put(d.name(), b);
-                }
-                return Optional.of(new RestoredState(line, types, bytes));
-            } catch (CorruptCheckpointException | IOException | ArithmeticException e) {
-                LOG.warn("checkpoint {} of {} cannot be read ({}); falling back to the previous line", line.dataFile(), store.location(),
-                        e.getMessage());
-                listener.restoreFellBack(line, e);
-                none.addSuppressed(e);
+                return Optional.of(reader.read(line, CheckpointReader.open(ch, line.dataFile(), store::openRead)));
+            } catch (CorruptCheckpointException | IOException e) {
+                LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
+                        done, e.getMessage());
+                safely(() -> listener.restoreFellBack(line, e));
+                failures.add(e);
             }
         }
-        if (!lines.isEmpty()) {
-            throw none;
+        if (lines.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
+                + config.series() + " in " + store.location() + " is intact;" + (advice.isEmpty() ? " see the suppressed causes" : advice));
+        failures.forEach(none::addSuppressed);
+        throw none;
     }
 
     /** SHA-256 (hex) of the settings entries as registered now. */
@@ -394,13 +423,16 @@ public final class CheckpointEngine implements AutoCloseable {
         entries.put(e.name(), e);
     }
 
+    /** The settings entries as registered now, copied without disturbing a checkpoint in flight. */
     private List<LinePersister.Staged> stageSettings() {
+        boolean idle = inFlight.stream().allMatch(p -> p.result().isDone());
         List<LinePersister.Staged> staged = new ArrayList<>();
         for (ProtectedEntry e : entries.values()) {
             if (e.scope() == Scope.SETTINGS) {
-                // slot 0 is free here: restore and settingsFingerprint run with nothing in flight, or stage the same data
-                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(0), e.scope(), config.compression()),
-                        e.stage(0)));
+                // staging slot 0 may be reused only while no checkpoint is being written from it
+                ByteBuffer bytes = idle ? e.stage(0) : e.copyNow();
+                long[] shape = {bytes.remaining() / e.type().width()};
+                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), shape, e.scope(), config.compression()), bytes));
             }
         }
         return staged;
@@ -440,12 +472,19 @@ public final class CheckpointEngine implements AutoCloseable {
         }
     }
 
-    private void await(Future<LinePersister.Result> f) {
+    /**
+     * Waits for {@code p} to be durable; once it is, tells its entries (entities swap their snapshot
+     * buffers, as waLBerla's do after the commit handshake), on this, the application's, thread.
+     */
+    private void await(Pending p) {
         try {
-            f.get();
+            p.result().get();
+            p.entries().forEach(ProtectedEntry::committed);
         } catch (ExecutionException e) {
             failure.compareAndSet(null, e.getCause());
         } catch (InterruptedException e) {
+            // still in flight: keep waiting for it next time
+            inFlight.addFirst(p);
             Thread.currentThread().interrupt();
             throw new IronloopException("interrupted while waiting for a checkpoint to become durable", e);
         }

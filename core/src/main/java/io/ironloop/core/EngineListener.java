@@ -23,7 +23,7 @@ public interface EngineListener {
     default void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
     }
 
-    /** The background write failed; the previous complete line is intact. */
+    /** The checkpoint failed (staging threw, or the background write failed); the previous complete line is intact. */
     default void checkpointFailed(String series, long iteration, Throwable cause) {
     }
 
@@ -36,5 +36,13 @@ public interface EngineListener {
 
     /** {@code line} could not be restored (corrupt or unreadable); an older line is tried next. */
     default void restoreFellBack(LineInfo line, Throwable cause) {
+    }
+
+    /**
+     * The restore ended without restoring a line: no committed line is intact, the newest one was made
+     * under other settings, or it does not hold the protected entries. The matching end of
+     * {@link #restoreStarted} when {@link #restoreFinished} is not called.
+     */
+    default void restoreFailed(String series, Throwable cause) {
     }
 }

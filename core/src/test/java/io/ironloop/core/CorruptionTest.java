@@ -55,6 +55,7 @@ class CorruptionTest {
         try (CheckpointEngine e = open(new EngineListener() {
             @Override
             public void restoreFellBack(LineInfo line, Throwable cause) {
+                assertThat(cause.getMessage()).as("the cause names the damaged file").contains(line.dataFile());
                 fellBack.add(line);
             }
         })) {

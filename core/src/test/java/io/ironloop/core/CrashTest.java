@@ -1,6 +1,7 @@
 package io.ironloop.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ironloop.format.Scope;
 import java.io.BufferedReader;
@@ -57,6 +58,26 @@ class CrashTest {
         }
         assertThat(midWrite).as("kills that landed mid-write").isGreaterThan(0);
         assertThat(lastRestored).as("progress was made").isGreaterThan(KILLS);
+    }
+
+    @Test
+    void open_seriesHeldByAnotherProcess_isRefusedUntilThatProcessDies() throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                CrashLoopMain.class.getName(), dir.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        children.add(child);
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(out.readLine()).startsWith("ready ");
+        assertThatThrownBy(() -> CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(dir)))
+                .isInstanceOf(StoreLockedException.class)
+                .hasMessageContaining("rank-00000")
+                .hasMessageContaining("pid " + child.pid());
+        child.toHandle().destroyForcibly();
+        assertThat(child.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        try (CheckpointEngine e = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(dir))) {
+            assertThat(e.config().series()).as("the lock died with its holder").isEqualTo("rank-00000");
+        }
     }
 
     private boolean hasTemporary() throws Exception {

@@ -118,6 +118,17 @@ public final class Checkpoints {
         return b.flip();
     }
 
+    /** A smooth temperature field around 20 °C rounded to a 0.01 grid, as doubles: many repeated 8-byte values. */
+    public static ByteBuffer gridTemperatures(int rows, int cols) {
+        ByteBuffer b = ByteBuffer.allocate(rows * cols * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                b.putDouble(Math.rint((20 + 5 * Math.sin(i * 0.01) * Math.cos(j * 0.013)) * 100) / 100);
+            }
+        }
+        return b.flip();
+    }
+
     /** Mixed contents: some chunks random, some zero, some smooth, chosen per region by {@code rnd}. */
     public static ByteBuffer mixed(Random rnd, int n, int region) {
         ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);

@@ -2,17 +2,21 @@ package io.ironloop.format;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import static io.ironloop.format.Checkpoints.open;
 import static io.ironloop.format.Checkpoints.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class CompressionTest {
     private static final WriterOptions OPTIONS = new WriterOptions(1 << 20, 3, false);
@@ -110,6 +114,26 @@ class CompressionTest {
         CheckpointReader r = open(write(OPTIONS, entries).bytes());
 
         assertThat(Checkpoints.readAll(r).values()).containsExactlyElementsOf(entries.values());
+    }
+
+    /** The rows of the shuffle table in docs/format.md, both codecs, to the table's one decimal. */
+    static Stream<Arguments> specificationShuffleTable() {
+        return Stream.of(
+                Arguments.of("velocity", Checkpoints.smoothDoubles(512, 512), ElementType.DOUBLE, 43.5, 3.8, 27.1, 2.4),
+                Arguments.of("smooth floats", Checkpoints.smoothFloats(512, 1024), ElementType.FLOAT, 3.1, 1.3, 2.5, 1.0),
+                Arguments.of("full precision", Checkpoints.fullPrecisionDoubles(512, 512), ElementType.DOUBLE, 1.3, 1.0, 1.3, 1.0),
+                Arguments.of("0.01 grid", Checkpoints.gridTemperatures(512, 512), ElementType.DOUBLE, 4.8, 7.4, 2.9, 3.6));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("specificationShuffleTable")
+    void writeEntry_specificationShuffleTable_ratiosAsPublished(String field, ByteBuffer data, ElementType type, double zstdShuffled,
+                                                               double zstdPlain, double lz4Shuffled, double lz4Plain) {
+        double[] zstd = ratios(data, type, Codec.ZSTD);
+        double[] lz4 = ratios(data, type, Codec.LZ4);
+
+        assertThat(new double[] {zstd[0], zstd[1], lz4[0], lz4[1]}).as("%s: zstd shuffled/plain, lz4 shuffled/plain", field)
+                .containsExactly(new double[] {zstdShuffled, zstdPlain, lz4Shuffled, lz4Plain}, within(0.05));
     }
 
     private static double ratio(Checkpoints.Written w) {

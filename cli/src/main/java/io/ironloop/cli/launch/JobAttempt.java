@@ -52,6 +52,7 @@ final class JobAttempt {
     private int live;
     private boolean stopping;
     private Instant killDeadline;
+    private Instant stopAt;
     private int failedRank = -1;
     private int failedStatus;
     private OptionalLong highestIteration = OptionalLong.empty();
@@ -156,6 +157,9 @@ final class JobAttempt {
             env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
             env.put(LaunchEnvironment.LAUNCHER, job.control());
             spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
+            if (spec.fresh() && attempt == 0) {
+                env.put("IRONLOOP_FRESH", "true");
+            }
             try {
                 ranks[r] = RankProcess.start(command(r), env, spec, attempt, r, job.log(), job.queue()::add);
                 job.processes().add(ranks[r]);
@@ -189,6 +193,9 @@ final class JobAttempt {
         if (killDeadline != null && killDeadline.isBefore(next)) {
             next = killDeadline;
         }
+        if (stopAt != null && stopAt.isBefore(next)) {
+            next = stopAt;
+        }
         if (!stopping) {
             for (Fault.Preemption p : job.faults().pendingPreemptions()) {
                 Instant due = job.faults().dueTime(p);
@@ -201,6 +208,13 @@ final class JobAttempt {
     }
 
     private void timers(Instant now) {
+        if (stopAt != null && !now.isBefore(stopAt)) {
+            stopAt = null;
+            if (!stopping) {
+                stopAll("rank " + failedRank + " failed and the others did not exit within --settle ("
+                        + Units.formatDuration(job.spec().settle()) + ")");
+            }
+        }
         if (killDeadline != null && !now.isBefore(killDeadline)) {
             killDeadline = null;
             List<Integer> killed = killLive();
@@ -261,9 +275,14 @@ final class JobAttempt {
                         "injected", injected.contains(r)));
         job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
                 + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
-                + (live > 0 ? "; stopping the other ranks" : ""));
-        if (!stopping) {
-            stopAll("rank " + r + " failed");
+                + (live > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
+                        + " to notice, save and exit before SIGTERM" : ""));
+        if (!stopping && live > 0) {
+            if (job.spec().settle().isZero()) {
+                stopAll("rank " + r + " failed");
+            } else {
+                stopAt = Instant.now().plus(job.spec().settle());
+            }
         }
     }
 

@@ -23,6 +23,12 @@ import java.util.regex.Pattern;
 public final class LaunchSpec {
     /** Default wait for ranks to save and exit after SIGTERM/SIGINT before SIGKILL. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+    /**
+     * Default time the other ranks get, after one rank failed, to notice it themselves (heartbeat
+     * detection takes TIME_MAX_WAIT + one interval for a hang, about a second for a crash), save their
+     * local state and exit, before the launcher sends them SIGTERM.
+     */
+    public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(8);
     /** Default delay before the first restart; it doubles for each further restart. */
     public static final Duration DEFAULT_BACKOFF = Duration.ofMillis(500);
     /** Default cap of the restart delay. */
@@ -45,6 +51,8 @@ public final class LaunchSpec {
     private final List<Fault.Preemption> preemptions;
     private final OptionalLong lastIteration;
     private final Duration grace;
+    private final Duration settle;
+    private final boolean fresh;
     private final Duration backoff;
     private final Duration maxBackoff;
     private final int stormLimit;
@@ -72,6 +80,8 @@ public final class LaunchSpec {
         preemptions = List.copyOf(b.preemptions);
         lastIteration = b.lastIteration == null ? OptionalLong.empty() : OptionalLong.of(b.lastIteration);
         grace = b.grace == null ? DEFAULT_GRACE : b.grace;
+        settle = b.settle == null ? DEFAULT_SETTLE : b.settle;
+        fresh = b.fresh;
         backoff = b.backoff == null ? DEFAULT_BACKOFF : b.backoff;
         maxBackoff = b.maxBackoff == null ? DEFAULT_MAX_BACKOFF : b.maxBackoff;
         stormLimit = b.stormLimit == null ? DEFAULT_STORM_LIMIT : b.stormLimit;
@@ -166,6 +176,16 @@ public final class LaunchSpec {
         return grace;
     }
 
+    /** How long the other ranks may take to exit by themselves after one failed, before SIGTERM. */
+    public Duration settle() {
+        return settle;
+    }
+
+    /** Whether the first attempt starts over, ignoring checkpoints and a completion record ({@code IRONLOOP_FRESH}). */
+    public boolean fresh() {
+        return fresh;
+    }
+
     /** Delay before the first restart. */
     public Duration backoff() {
         return backoff;
@@ -235,6 +255,8 @@ public final class LaunchSpec {
         private final List<Fault.Preemption> preemptions = new ArrayList<>();
         private Long lastIteration;
         private Duration grace;
+        private Duration settle;
+        private boolean fresh;
         private Duration backoff;
         private Duration maxBackoff;
         private Integer stormLimit;
@@ -365,6 +387,19 @@ public final class LaunchSpec {
         public Builder grace(Duration d) {
             once(grace, "grace");
             grace = nonNegative(d, "grace");
+            return this;
+        }
+
+        /** The first attempt starts over; restarts resume from what it saved. */
+        public Builder fresh(boolean on) {
+            fresh = on;
+            return this;
+        }
+
+        /** Time the other ranks get to exit by themselves after one failed, before SIGTERM. */
+        public Builder settle(Duration d) {
+            once(settle, "settle");
+            settle = nonNegative(d, "settle");
             return this;
         }
 

@@ -36,6 +36,7 @@ class LauncherTest {
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).jobId(jobId).workingDirectory(dir)
                 .application(new Application(LoopApp.class.getName(), Optional.empty()))
                 .arguments(List.of(appArgs)).backoff(Duration.ofMillis(100)).grace(Duration.ofSeconds(10))
+                .settle(Duration.ofSeconds(1)) // LoopApp does not detect failures itself
                 .out(new PrintStream(out, true, StandardCharsets.UTF_8))
                 .err(new PrintStream(err, true, StandardCharsets.UTF_8));
         JobProcesses.SMALL_JVM.forEach(b::jvmOption);

@@ -1,14 +1,20 @@
 package io.ironloop.core.internal;
 
 import io.ironloop.core.Snapshotable;
+import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.ElementType;
+import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Scope;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * One registered piece of state and its staging buffers (one per checkpoint that may be in flight),
- * allocated and first-touched at registration so that a checkpoint only copies.
+ * allocated and first-touched at registration so that a checkpoint only copies. A restore streams the
+ * saved entry chunk by chunk straight into the live object (arrays, direct buffers) while each verified
+ * chunk is still in cache; only entities, whose {@code restore} needs the whole state, go through staging.
  */
 public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, ProtectedEntry.BufferEntry, ProtectedEntry.EntityEntry {
     private final String name;
@@ -49,7 +55,31 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
     public abstract long[] shape(int slot);
 
     /** Copies the live state into staging {@code slot}; returns the staged bytes (position 0, limit = length). */
-    public abstract ByteBuffer stage(int slot);
+    public ByteBuffer stage(int slot) {
+        staging[slot] = copyState(staging[slot].clear());
+        return staging[slot];
+    }
+
+    /**
+     * A copy of the live state in a new buffer, leaving the staging buffers alone (which a checkpoint in
+     * flight may be reading): for fingerprinting settings at any time.
+     */
+    public ByteBuffer copyNow() {
+        return copyState(ByteBuffer.allocate(Math.max(16, staging[0].capacity())).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * Copies the live state into {@code into} from position 0 and returns the buffer that holds it, flipped
+     * (position 0, limit = length): {@code into} itself, or for an entity a larger one when it outgrew it.
+     */
+    abstract ByteBuffer copyState(ByteBuffer into);
+
+    /**
+     * Tells the live object that the line holding the state it staged last is now committed: an entity
+     * swaps its snapshot buffers (see {@link Snapshotable#swap()}); others do nothing.
+     */
+    public void committed() {
+    }
 
     /** The bytes staged in {@code slot} by the last {@link #stage} (position 0, limit = length). */
     public ByteBuffer staged(int slot) {
@@ -59,20 +89,34 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
     /** Whether data of this type and shape can be restored into the live object. */
     public abstract boolean accepts(ElementType type, long[] shape);
 
-    /** A buffer of {@code bytes} bytes to read saved data into (staging where possible). */
-    public ByteBuffer restoreBuffer(long bytes) {
-        ByteBuffer b = staging[0];
-        if (b == null || b.capacity() < bytes) {
-            b = ByteBuffer.allocateDirect(Math.toIntExact(bytes));
-        }
-        return b.clear().limit((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Reads entry {@code saved} of {@code file} into the live object (see {@link EntryStream#read}): the
+     * object only ever receives verified bytes, but a chunk that fails its check leaves it partly restored;
+     * the caller then falls back to an older line, which overwrites it again.
+     *
+     * @param saved the entry's descriptor, which {@link #accepts} has approved
+     * @throws CorruptCheckpointException when a chunk fails its check or the entry cannot be held
+     * @throws IOException when the store fails
+     */
+    public void restoreFrom(CheckpointReader reader, String file, EntryDescriptor saved) throws IOException {
+        begin(file, saved.header().byteLength());
+        EntryStream.read(reader, file, saved, this::copyChunk);
+        end();
     }
 
-    /** Copies saved bytes (position 0 to limit) into the live object. */
-    public abstract void restore(ByteBuffer saved);
+    /** Prepares to receive {@code length} bytes (an entity sizes its staging). */
+    void begin(String file, long length) {
+    }
+
+    /** Copies one verified chunk, starting {@code offset} bytes into the entry, into the live object. */
+    abstract void copyChunk(long offset, ByteBuffer chunk);
+
+    /** Completes a restore once every chunk was copied. */
+    void end() {
+    }
 
     static ByteBuffer allocate(long bytes) {
-        if (bytes > Integer.MAX_VALUE - 8) {
+        if (bytes > EntryStream.MAX_BUFFERED) {
             throw new IllegalArgumentException("a single protected entry is limited to 2 GiB; split it: " + bytes + " bytes");
         }
         // allocateDirect zero-fills, which touches every page now rather than during the first checkpoint
@@ -127,8 +171,7 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            ByteBuffer b = staging[slot].clear();
+        ByteBuffer copyState(ByteBuffer b) {
             switch (type) {
                 case DOUBLE -> b.asDoubleBuffer().put((double[]) array);
                 case FLOAT -> b.asFloatBuffer().put((float[]) array);
@@ -154,20 +197,22 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public void restore(ByteBuffer saved) {
-            ByteBuffer b = saved.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        void copyChunk(long offset, ByteBuffer chunk) {
+            ByteBuffer b = chunk.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            int at = (int) (offset / type.width());
+            int n = b.remaining() / type.width();
             switch (type) {
-                case DOUBLE -> b.asDoubleBuffer().get((double[]) array);
-                case FLOAT -> b.asFloatBuffer().get((float[]) array);
-                case LONG -> b.asLongBuffer().get((long[]) array);
-                case INT -> b.asIntBuffer().get((int[]) array);
-                case SHORT -> b.asShortBuffer().get((short[]) array);
-                case CHAR -> b.asCharBuffer().get((char[]) array);
-                case BYTE -> b.get((byte[]) array);
+                case DOUBLE -> b.asDoubleBuffer().get((double[]) array, at, n);
+                case FLOAT -> b.asFloatBuffer().get((float[]) array, at, n);
+                case LONG -> b.asLongBuffer().get((long[]) array, at, n);
+                case INT -> b.asIntBuffer().get((int[]) array, at, n);
+                case SHORT -> b.asShortBuffer().get((short[]) array, at, n);
+                case CHAR -> b.asCharBuffer().get((char[]) array, at, n);
+                case BYTE -> b.get((byte[]) array, at, n);
                 case BOOLEAN -> {
                     boolean[] a = (boolean[]) array;
-                    for (int i = 0; i < a.length; i++) {
-                        a[i] = b.get() != 0;
+                    for (int i = 0, p = b.position(); i < n; i++) {
+                        a[at + i] = b.get(p + i) != 0;
                     }
                 }
                 default -> throw new IllegalStateException(type.toString());
@@ -198,8 +243,7 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            ByteBuffer b = staging[slot].clear();
+        ByteBuffer copyState(ByteBuffer b) {
             b.put(live.duplicate().position(0));
             return b.flip();
         }
@@ -210,8 +254,8 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public void restore(ByteBuffer saved) {
-            live.duplicate().clear().put(saved.duplicate());
+        void copyChunk(long offset, ByteBuffer chunk) {
+            live.duplicate().clear().put((int) offset, chunk, chunk.position(), chunk.remaining());
         }
     }
 
@@ -238,11 +282,15 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public ByteBuffer stage(int slot) {
-            GrowableSink sink = new GrowableSink(staging[slot].clear());
+        ByteBuffer copyState(ByteBuffer into) {
+            GrowableSink sink = new GrowableSink(into);
             entity.save(sink);
-            staging[slot] = sink.buffer();
-            return staging[slot].flip();
+            return sink.buffer().flip();
+        }
+
+        @Override
+        public void committed() {
+            entity.swap();
         }
 
         @Override
@@ -251,8 +299,23 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
-        public void restore(ByteBuffer saved) {
-            entity.restore(new BufferSource(saved.duplicate().order(ByteOrder.LITTLE_ENDIAN)));
+        void begin(String file, long length) {
+            EntryStream.checkBufferable(file, name(), length);
+            // slot 0 is free: restore runs with no checkpoint in flight
+            if (staging[0].capacity() < length) {
+                staging[0] = allocate(length);
+            }
+            staging[0].clear().limit((int) length);
+        }
+
+        @Override
+        void copyChunk(long offset, ByteBuffer chunk) {
+            staging[0].put((int) offset, chunk, chunk.position(), chunk.remaining());
+        }
+
+        @Override
+        void end() {
+            entity.restore(new BufferSource(staging[0].duplicate().order(ByteOrder.LITTLE_ENDIAN)));
         }
     }
 }

@@ -127,6 +127,24 @@ public final class ShotLedger {
     }
 
     /**
+     * Drops every entry of a round after {@code round}: after a restart from a global line older than the
+     * local records (the newest global line was lost or damaged), such entries would hide the shots of the
+     * round being redone, since {@link #mergeFrom} keeps the newer entry.
+     *
+     * @return how many entries were dropped
+     */
+    public int forgetAfter(long round) {
+        int dropped = 0;
+        for (int s = 0; s < rounds.length; s++) {
+            if (rounds[s] > round) {
+                rounds[s] = -1L;
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    /**
      * Sums the contributions of {@code round} in shot order: writes the total gradient into
      * {@code gradient} and returns the total misfit.
      *

@@ -18,10 +18,13 @@
  *   <li>{@link io.ironloop.examples.fwi.FwiInversion}: rounds of shots, reduction, L-BFGS update with
  *       an Armijo line search, hooks ({@link io.ironloop.examples.fwi.FwiListener}) at task and round
  *       boundaries, and the result digest;</li>
- *   <li>{@link io.ironloop.examples.fwi.FwiMain}: the command-line program.</li>
+ *   <li>{@link io.ironloop.examples.fwi.FwiMain}: the single-process program, the failure-free
+ *       reference;</li>
+ *   <li>{@link io.ironloop.examples.fwi.FwiRank}: one rank of the distributed, fault-tolerant inversion
+ *       on Ironloop's runtime and task pool.</li>
  * </ul>
  *
- * <p>Nothing here depends on Ironloop's fault-tolerance API. Everything is deterministic: shots are
+ * <p>Only {@code FwiRank} depends on Ironloop's fault-tolerance API. Everything is deterministic: shots are
  * single-threaded pure functions, reductions run in task order, and setup uses
  * {@link java.lang.StrictMath}; so the final model has the same bits however the shots were
  * scheduled, interrupted or resumed.

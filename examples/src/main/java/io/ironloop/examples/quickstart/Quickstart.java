@@ -144,8 +144,8 @@ public final class Quickstart {
         System.out.println(simulate(ranks, size, iterations));
     }
 
-    /** The result line of {@link #main} for the given sizes. */
-    static String simulate(int ranks, int size, int iterations) {
+    /** The result line of {@link #main} for the given sizes: the failure-free reference. */
+    public static String simulate(int ranks, int size, int iterations) {
         Quickstart[] apps = new Quickstart[ranks];
         Arrays.setAll(apps, r -> new Quickstart(r, size, iterations));
         double[] sum = new double[size];

@@ -30,6 +30,22 @@ class ShotLedgerTest {
     }
 
     @Test
+    void forgetAfter_entriesOfLaterRound_droppedSoTheRedoneRoundMerges() {
+        ShotLedger restored = new ShotLedger(2, 1);
+        restored.record(4, new ShotResult(0, 4.0, new double[] {4}));
+        restored.record(3, new ShotResult(1, 3.0, new double[] {3}));
+        ShotLedger redone = new ShotLedger(2, 1);
+        redone.record(3, new ShotResult(0, 3.5, new double[] {3.5}));
+
+        assertThat(restored.forgetAfter(3)).isEqualTo(1);
+        restored.mergeFrom(redone);
+
+        assertThat(restored.countDone(3)).isEqualTo(2);
+        double[] gradient = new double[1];
+        assertThat(restored.sumInTaskOrder(3, gradient)).isEqualTo(6.5);
+    }
+
+    @Test
     void isDone_entryOfOlderRound_false() {
         ShotLedger ledger = new ShotLedger(2, 1);
         ledger.record(1, new ShotResult(0, 1.0, new double[] {1}));

@@ -46,6 +46,11 @@ public final class RankBootstrap {
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof io.ironloop.group.ProcessFailedException failed) {
+                // An expected way for a rank to end (another rank died); the stack trace would only hide the message.
+                System.err.println("ironloop: " + failed.getMessage());
+                System.exit(1);
+            }
             throw e.getCause();
         }
     }

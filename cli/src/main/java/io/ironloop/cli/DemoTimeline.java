@@ -1,0 +1,89 @@
+package io.ironloop.cli;
+
+import io.ironloop.cli.launch.TimelineEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns the launcher's timeline events into the demo's sentences: what the supervisor did and what the
+ * ranks reported (detected, saved, restarted, resumed at iteration i, tasks skipped). Routine events
+ * (every iteration, connections, clean exits) are left out. Stateless.
+ */
+final class DemoTimeline {
+    private DemoTimeline() {
+    }
+
+    /** One line for the event, or empty when the demo does not show it: offset from {@code start}, pid, rank, sentence. */
+    static Optional<String> line(Instant start, TimelineEvent e) {
+        String who = e.source() == TimelineEvent.Source.SUPERVISOR ? "supervisor" : "rank " + e.rank();
+        String pid = e.pid() == TimelineEvent.NO_PID ? "" : "pid " + e.pid();
+        return sentence(e).map(s -> String.format(Locale.ROOT, "%9.3fs  %-10s %-10s  %s",
+                Duration.between(start, e.time()).toMillis() / 1000.0, pid, who, s));
+    }
+
+    /** The sentence for an event, or empty for routine ones. */
+    static Optional<String> sentence(TimelineEvent e) {
+        Map<String, Object> f = e.fields();
+        String s = e.source() == TimelineEvent.Source.SUPERVISOR ? supervisor(e, f) : rank(e, f);
+        return Optional.ofNullable(s);
+    }
+
+    private static String supervisor(TimelineEvent e, Map<String, Object> f) {
+        return switch (e.type()) {
+            case TimelineEvent.JOB_STARTED -> "job " + f.get("job") + " started: " + f.get("ranks") + " ranks, up to "
+                    + f.get("restarts") + " restarts";
+            case TimelineEvent.ATTEMPT_STARTED -> e.attempt() == 0 ? null
+                    : "restarted the job (attempt " + e.attempt() + "): the ranks resume from the checkpoints";
+            case TimelineEvent.FAULT_INJECTED -> "injected " + f.get("signal") + " into rank " + e.rank() + " ("
+                    + f.get("fault") + (f.containsKey("iteration") ? ", at iteration " + f.get("iteration") : "") + ")";
+            case TimelineEvent.RANK_EXITED -> Integer.valueOf(0).equals(f.get("status")) ? null
+                    : "rank " + e.rank() + " exited with status " + f.get("status")
+                            + (f.get("signal") != null ? " (" + f.get("signal") + ")" : "");
+            case TimelineEvent.FAILURE_DETECTED -> "supervisor detected the failure of rank " + e.rank()
+                    + (f.get("iteration") != null ? " (last reported iteration " + f.get("iteration") + ")" : "");
+            case TimelineEvent.STOPPING -> "stopping ranks " + f.get("ranks") + " with " + f.get("signal") + ": " + f.get("reason");
+            case TimelineEvent.GRACE_EXPIRED -> "killed ranks " + f.get("ranks") + " after the grace period";
+            case TimelineEvent.RESTART_SCHEDULED -> "restart scheduled: attempt " + f.get("next_attempt") + " in "
+                    + f.get("delay_ms") + " ms";
+            case TimelineEvent.RESTART_STORM, TimelineEvent.USAGE_ERROR -> String.valueOf(f.get("message"));
+            case TimelineEvent.SIGNAL_RECEIVED -> "the demo received " + f.get("signal");
+            case TimelineEvent.JOB_FINISHED -> "job finished with status " + f.get("status") + " after " + f.get("attempts")
+                    + " attempt" + (Integer.valueOf(1).equals(f.get("attempts")) ? "" : "s");
+            default -> null;
+        };
+    }
+
+    private static String rank(TimelineEvent e, Map<String, Object> f) {
+        return switch (e.type()) {
+            case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
+            case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
+            case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
+                    : "saved the global state of iteration " + f.get("iteration");
+            case "restored" -> "resumed at iteration " + f.get("iteration");
+            case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
+            case "tasks-skipped" -> "skipped " + tasks(f.get("count")) + " finished before the restart";
+            case "tasks-stolen" -> "stole " + tasks(f.get("count")) + " from rank " + f.get("from") + " in round " + f.get("round");
+            case "settings-changed" -> "the settings changed: starting fresh";
+            case "complete" -> e.rank() == 0 ? "complete at iteration " + f.get("iteration") : null;
+            case "iteration", "plan" -> null;
+            default -> e.type() + " " + f;
+        };
+    }
+
+    /** {@code SignalReceived[signal=TERM, ...]} as {@code SIGTERM}; other causes as they are. */
+    private static String cause(Object cause) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("signal=([A-Z0-9]+)").matcher(String.valueOf(cause));
+        return m.find() ? "SIG" + m.group(1) : String.valueOf(cause);
+    }
+
+    private static String tasks(Object count) {
+        return count + (Integer.valueOf(1).equals(count) || Long.valueOf(1).equals(count) ? " task" : " tasks");
+    }
+
+    private static String plural(Object list) {
+        return list instanceof java.util.List<?> l && l.size() > 1 ? "s" : "";
+    }
+}

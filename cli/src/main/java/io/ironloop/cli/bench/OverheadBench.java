@@ -1,0 +1,246 @@
+package io.ironloop.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironloop.ConfigurationException;
+import io.ironloop.benchmarks.Dispersion;
+import io.ironloop.benchmarks.Medians;
+import io.ironloop.cli.launch.Application;
+import io.ironloop.cli.launch.LaunchResult;
+import io.ironloop.cli.launch.LaunchSpec;
+import io.ironloop.cli.launch.Launcher;
+import io.ironloop.examples.quickstart.QuickstartRank;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code ironloop bench overhead}: DeLIA's overhead method (Table 2) on an example application run through
+ * the launcher. {@code overhead_pct} = (median with − median without) / median without × 100;
+ * {@code rsd_*_pct} = sample standard deviation / mean × 100 of each set of runs.
+ *
+ * <p>Both variants run the same application at the same size with the same launcher, group layer and rank
+ * JVM options, each run in a fresh {@code FT_FOLDER}; the wall time of the whole job (every rank JVM's start
+ * to the last one's exit) is measured here. <em>Without</em>: global saves never happen
+ * ({@code CHECKPOINTING_GLOBAL_ITERATION} 10<sup>9</sup>), no {@code TRIGGER_HEARTBEAT_MONITORING} section
+ * and no {@code TRIGGER_SIGNAL}. <em>With</em>: a global save at every iteration
+ * ({@code CHECKPOINTING_GLOBAL_ITERATION} 1), the heartbeat trigger on ({@code TRIGGER_HEARTBEAT_MONITORING}
+ * with the group layer's default timing, so the detector itself is the same in both) and
+ * {@code TRIGGER_SIGNAL} true. One warm-up pair, then {@code runs} pairs, interleaved (without, with, …).
+ * Every run must exit 0 and print the same {@code result sha256=} line, and only the runs with Ironloop must
+ * save: otherwise the bench did not measure what it claims and fails.
+ */
+public final class OverheadBench {
+    /** Target: the median overhead at most this many percent (and below the RSD without). */
+    public static final double TARGET_PCT = 2.0;
+    /** {@code CHECKPOINTING_GLOBAL_ITERATION} of the runs without checkpoints: never reached. */
+    static final long NEVER = 1_000_000_000L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String RESULT_PREFIX = "result sha256=";
+    /** Options of every rank JVM unless the caller gives others. */
+    public static final List<String> DEFAULT_RANK_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC");
+
+    /** The applications the bench runs, at their demo sizes. */
+    public enum App {
+        /** The FWI case study, demo size. */
+        FWI("io.ironloop.examples.fwi.FwiRank", List.of("demo")),
+        /** DeLIA's quick-start program, 2 M doubles per rank, 20 iterations (a few seconds per run). */
+        QUICKSTART(QuickstartRank.class.getName(), List.of("2000000", "20"));
+
+        private final String mainClass;
+        private final List<String> arguments;
+
+        App(String mainClass, List<String> arguments) {
+            this.mainClass = mainClass;
+            this.arguments = arguments;
+        }
+
+        /** The rank main class. */
+        public String mainClass() {
+            return mainClass;
+        }
+
+        /** The arguments that select the demo size. */
+        public List<String> arguments() {
+            return arguments;
+        }
+    }
+
+    /** The two sides of the comparison. */
+    enum Variant {
+        WITHOUT, WITH;
+
+        Map<String, Object> parameters(Path folder) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("FT_FOLDER", folder.toString());
+            if (this == WITHOUT) {
+                p.put("CHECKPOINTING_GLOBAL_ITERATION", NEVER);
+            } else {
+                p.put("CHECKPOINTING_GLOBAL_ITERATION", 1);
+                p.put("TRIGGER_HEARTBEAT_MONITORING", Map.of("TIME_MAX_WAIT", 5, "SLEEP_THREAD_TIME", 1));
+                p.put("TRIGGER_SIGNAL", true);
+            }
+            return p;
+        }
+    }
+
+    private final App app;
+    private final List<String> arguments;
+    private final int ranks;
+    private final int runs;
+    private final Path dir;
+    private final List<String> jvmOptions;
+    private final PrintStream progress;
+    private String expectedResult;
+
+    private OverheadBench(App app, List<String> arguments, int ranks, int runs, Path dir, List<String> jvmOptions,
+            PrintStream progress) {
+        this.app = app;
+        this.arguments = List.copyOf(arguments);
+        this.ranks = ranks;
+        this.runs = runs;
+        this.dir = dir;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.progress = progress;
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param app the application
+     * @param arguments the application's arguments (its size); empty for the demo size
+     * @param ranks ranks per job
+     * @param runs measured runs of each variant after one warm-up pair, at least 5
+     * @param dir an existing directory for the runs' checkpoint folders and parameter files (left empty)
+     * @param jvmOptions options of every rank JVM
+     * @param progress where progress lines go (standard error)
+     * @return the figures, keys as in benchmarks/README.md
+     * @throws IllegalArgumentException for a bad count, or an application that is not on the class path
+     * @throws BenchFailedException if a run failed, or the runs disagree on the result
+     * @throws IOException if the directory cannot be written
+     */
+    public static Map<String, Object> run(App app, List<String> arguments, int ranks, int runs, Path dir,
+            List<String> jvmOptions, PrintStream progress) throws IOException {
+        if (ranks < 1) {
+            throw new IllegalArgumentException("-n must be at least 1: " + ranks);
+        }
+        if (runs < 5) {
+            throw new IllegalArgumentException("at least 5 runs of each variant are needed for a median: " + runs);
+        }
+        return new OverheadBench(app, arguments.isEmpty() ? app.arguments() : arguments, ranks, runs, dir, jvmOptions,
+                progress).measure();
+    }
+
+    private record Run(double seconds, long globalSaves) {
+    }
+
+    private Map<String, Object> measure() throws IOException {
+        checkAvailable();
+        double[] without = new double[runs];
+        double[] with = new double[runs];
+        long[] savesWithout = new long[runs];
+        long[] savesWith = new long[runs];
+        progress.printf(Locale.ROOT, "bench overhead: %s %s, %d ranks, %d runs of each variant after a warm-up pair,"
+                + " interleaved; rank JVM %s%n", app.mainClass(), String.join(" ", arguments), ranks, runs, String.join(" ", jvmOptions));
+        for (int k = -1; k < runs; k++) {
+            String label = k < 0 ? "warmup" : Integer.toString(k + 1);
+            Run a = runOnce(Variant.WITHOUT, label);
+            Run b = runOnce(Variant.WITH, label);
+            progress.printf(Locale.ROOT, "bench overhead: %s: without %.3f s, with %.3f s (%d global saves)%n",
+                    k < 0 ? "warm-up" : "pair " + (k + 1) + "/" + runs, a.seconds(), b.seconds(), b.globalSaves());
+            if (a.globalSaves() != 0) {
+                throw new BenchFailedException("bench overhead could not measure: the run without checkpoints saved "
+                        + a.globalSaves() + " global lines");
+            }
+            if (b.globalSaves() == 0) {
+                throw new BenchFailedException("bench overhead could not measure: the run with Ironloop saved no global line");
+            }
+            if (k >= 0) {
+                without[k] = a.seconds();
+                with[k] = b.seconds();
+                savesWithout[k] = a.globalSaves();
+                savesWith[k] = b.globalSaves();
+            }
+        }
+        double medianWithout = Medians.median(without);
+        double medianWith = Medians.median(with);
+        double overhead = (medianWith - medianWithout) / medianWithout * 100;
+        double rsdWithout = Dispersion.rsdPercent(without);
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("ranks", ranks);
+        figures.put("runs", runs);
+        figures.put("overhead_pct", overhead);
+        figures.put("rsd_without_pct", rsdWithout);
+        figures.put("rsd_with_pct", Dispersion.rsdPercent(with));
+        figures.put("median_without_s", medianWithout);
+        figures.put("median_with_s", medianWith);
+        figures.put("mean_without_s", Dispersion.mean(without));
+        figures.put("mean_with_s", Dispersion.mean(with));
+        figures.put("global_saves_per_run_with", java.util.Arrays.stream(savesWith).max().orElse(0));
+        figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);
+        return figures;
+    }
+
+    private Run runOnce(Variant variant, String label) throws IOException {
+        String name = "run-" + label + "-" + variant.name().toLowerCase(Locale.ROOT);
+        Path folder = dir.resolve(name);
+        Path params = dir.resolve(name + ".json");
+        JSON.writeValue(params.toFile(), variant.parameters(folder));
+        JobOutput output = new JobOutput();
+        AtomicReference<String> result = new AtomicReference<>();
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(0).workingDirectory(dir)
+                .application(new Application(app.mainClass(), Optional.empty())).arguments(arguments).params(params)
+                .out(output.stream()).err(output.stream())
+                .outputListener((attempt, rank, stderr, line) -> {
+                    if (rank == 0 && !stderr && line.startsWith(RESULT_PREFIX)) {
+                        result.set(line);
+                    }
+                });
+        jvmOptions.forEach(b::jvmOption);
+        LaunchSpec spec = b.build();
+        try {
+            long t0 = System.nanoTime();
+            LaunchResult r = Launcher.run(spec);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            if (r.exitStatus() != 0) {
+                throw failed(variant, label, "the job failed: " + r.summary(), output);
+            }
+            if (result.get() == null) {
+                throw failed(variant, label, "rank 0 printed no '" + RESULT_PREFIX + "' line", output);
+            }
+            if (expectedResult == null) {
+                expectedResult = result.get();
+            } else if (!expectedResult.equals(result.get())) {
+                throw failed(variant, label, "the result differs from the first run's: " + result.get() + " vs " + expectedResult,
+                        output);
+            }
+            long saves = r.events("saved").filter(e -> "global".equals(e.fields().get("level"))).count();
+            return new Run(seconds, saves);
+        } finally {
+            PreemptBench.deleteTree(folder);
+            Files.deleteIfExists(params);
+        }
+    }
+
+    private static BenchFailedException failed(Variant variant, String run, String message, JobOutput output) {
+        return new BenchFailedException("bench overhead could not measure: run " + run + " "
+                + variant.name().toLowerCase(Locale.ROOT) + " Ironloop: " + message + "; the job's last output:\n" + output.tail(30));
+    }
+
+    private void checkAvailable() {
+        List<String> classpath = LaunchSpec.builder().ranks(1).application(new Application(app.mainClass(), Optional.empty()))
+                .build().rankClasspath();
+        try {
+            new Application(app.mainClass(), Optional.empty()).verifyOn(classpath, dir);
+        } catch (ConfigurationException e) {
+            throw new IllegalArgumentException("--app " + app.name().toLowerCase(Locale.ROOT) + ": " + app.mainClass()
+                    + " is not in this build (" + e.getMessage() + ")", e);
+        }
+    }
+}

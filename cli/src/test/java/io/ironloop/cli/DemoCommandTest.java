@@ -1,0 +1,156 @@
+package io.ironloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.cli.launch.TimelineEvent;
+import io.ironloop.examples.fwi.FwiConfig;
+import io.ironloop.examples.fwi.FwiInversion;
+import io.ironloop.examples.fwi.FwiListener;
+import io.ironloop.examples.fwi.FwiProblem;
+import io.ironloop.examples.quickstart.Quickstart;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ironloop demo}: real rank JVMs under the launcher for the verdict, and its refusals without any. */
+class DemoCommandTest {
+    private static final String VERDICT = "bit-identical to failure-free run: yes \\(reference sha256=([0-9a-f]{64})\\)";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int demo(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "demo";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), all);
+    }
+
+    private List<String> outLines() {
+        return out.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void demo_fwiTestSizeWithKillMinus9_timelineAndYesVerdictAndCachedReference() throws Exception {
+        Path cache = dir.resolve("cache");
+
+        int status = demo("fwi", "--size", "test", "--ranks", "2", "--fail", "1@3", "--cache-dir", cache.toString());
+
+        assertThat(status).as(err()).isZero();
+        List<String> lines = outLines();
+        assertThat(lines).as(err()).hasSize(2);
+        FwiInversion reference = new FwiInversion(new FwiProblem(FwiConfig.test()));
+        reference.run(FwiListener.NONE);
+        assertThat(lines.get(0)).isEqualTo(reference.resultLine());
+        assertThat(lines.get(1)).matches(VERDICT).contains(reference.resultDigest());
+        assertThat(err()).contains("demo: timeline of the supervised run", "injected SIGKILL into rank 1 (--fail 1@3, at iteration 3)",
+                "rank 1 exited with status 137 (SIGKILL)", "restarted the job (attempt 1)", "resumed at iteration",
+                "demo: reference: a separate complete failure-free run");
+        try (Stream<Path> files = Files.list(cache)) {
+            assertThat(files.toList()).singleElement().satisfies(f -> assertThat(Files.readString(f)).contains(reference.resultDigest()));
+        }
+    }
+
+    @Test
+    void demo_quickstartTestSizeWithKillMinus9_yesVerdict() {
+        int status = demo("quickstart", "--size", "test", "--ranks", "2", "--fail", "1@5", "--no-cache", "--cache-dir",
+                dir.resolve("cache").toString());
+
+        assertThat(status).as(err()).isZero();
+        assertThat(outLines()).as(err()).hasSize(2);
+        assertThat(outLines().get(0)).isEqualTo(Quickstart.simulate(2, 2000, 12));
+        assertThat(outLines().get(1)).matches(VERDICT);
+        assertThat(dir.resolve("cache")).as("--no-cache neither reads nor writes the cache").doesNotExist();
+    }
+
+    @Test
+    void demo_paramsNamingNonEmptyFolder_refusesAndDeletesNothing() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("ft"));
+        Path kept = Files.writeString(folder.resolve("line-7.ilc"), "precious");
+        Path params = Files.writeString(dir.resolve("p.json"), "{\"FT_FOLDER\": \"" + folder + "\"}");
+
+        int status = demo("fwi", "--params", params.toString());
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err()).contains("FT_FOLDER " + folder, "is not empty", "never deletes");
+        assertThat(kept).hasContent("precious");
+        assertThat(outLines()).isEmpty();
+    }
+
+    @Test
+    void demo_paramsWithUnknownKeyOrBadValue_usageErrorNamingIt() throws Exception {
+        Path unknown = Files.writeString(dir.resolve("u.json"), "{\"TRIGGER_SIGNALS_ON\": true}");
+        assertThat(demo("--params", unknown.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown parameter 'TRIGGER_SIGNALS_ON'");
+
+        err.reset();
+        Path bad = Files.writeString(dir.resolve("b.json"), "{\"WORKLOAD_SCHEDULER\": \"FIFO\"}");
+        assertThat(demo("--params", bad.toString())).isEqualTo(2);
+        assertThat(err()).contains("WORKLOAD_SCHEDULER", "FIFO");
+    }
+
+    @Test
+    void demo_unknownAppOrSize_usageError() {
+        assertThat(demo("heat")).isEqualTo(2);
+        assertThat(err()).contains("unknown app 'heat'");
+        assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
+        assertThat(err()).contains("--size must be test or demo");
+    }
+
+    @Test
+    void referenceCache_keyFollowsDescriptionAndBuild_storedResultFound() throws Exception {
+        Path jar = Files.writeString(dir.resolve("app.jar"), "classes");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        Files.writeString(classes.resolve("A.class"), "a");
+        List<String> cp = List.of(jar.toString(), classes.toString());
+        String key = DemoReferenceCache.key(List.of("app=FWI", "ranks=4"), cp);
+
+        assertThat(DemoReferenceCache.key(List.of("app=FWI", "ranks=4"), cp)).isEqualTo(key);
+        assertThat(DemoReferenceCache.key(List.of("app=FWI", "ranks=3"), cp)).isNotEqualTo(key);
+        Files.setLastModifiedTime(classes.resolve("A.class"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        assertThat(DemoReferenceCache.key(List.of("app=FWI", "ranks=4"), cp)).as("a rebuilt class").isNotEqualTo(key);
+
+        DemoReferenceCache cache = new DemoReferenceCache(dir.resolve("cache"));
+        String sha = "ab".repeat(32);
+        assertThat(cache.find(key)).isEmpty();
+        cache.store(key, sha, "test");
+        assertThat(cache.find(key)).contains(sha);
+    }
+
+    @Test
+    void timeline_routineEventsHidden_recoveryEventsInWords() {
+        Instant t = Instant.parse("2026-01-01T00:00:05Z");
+        TimelineEvent skipped = new TimelineEvent(t, TimelineEvent.Source.RANK, 1, 0, 42, "tasks-skipped", Map.of("count", 4));
+        TimelineEvent iteration = new TimelineEvent(t, TimelineEvent.Source.RANK, 1, 0, 42, "iteration", Map.of("iteration", 3));
+        TimelineEvent restored = new TimelineEvent(t, TimelineEvent.Source.RANK, 1, 2, 43, "restored", Map.of("iteration", 3));
+
+        assertThat(DemoTimeline.line(Instant.parse("2026-01-01T00:00:00Z"), skipped))
+                .hasValueSatisfying(l -> assertThat(l).contains("5.000s", "pid 42", "rank 0", "skipped 4 tasks finished before the restart"));
+        assertThat(DemoTimeline.sentence(iteration)).isEmpty();
+        assertThat(DemoTimeline.sentence(restored)).contains("resumed at iteration 3");
+        assertThat(DemoCommand.shown("[main] WARN io.ironloop.core.CheckpointEngine - checkpoint x cannot be restored"))
+                .contains("WARN io.ironloop.core.CheckpointEngine - checkpoint x cannot be restored");
+        assertThat(DemoCommand.shown("[jgroups-3,job] WARN org.jgroups.protocols.pbcast.GMS - merge")).isEmpty();
+        assertThat(DemoCommand.shown("[main] WARN io.ironloop.runtime.Ironloop - rank 2: ranks [1] failed")).isEmpty();
+        TimelineEvent trigger = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 2, 44, "trigger",
+                Map.of("cause", "SignalReceived[signal=TERM, exitStatus=143, at=2026-01-01T00:00:05Z]"));
+        assertThat(DemoTimeline.sentence(trigger)).contains("received SIGTERM: saving its published state");
+        assertThat(DemoCommand.shown("\tat io.ironloop.X.y(X.java:1)")).isEmpty();
+    }
+}
