@@ -30,13 +30,16 @@ final class BenchCheckpointCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         long bytes;
         try {
             bytes = Units.parseSize(size);
         } catch (IllegalArgumentException e) {
-            System.err.println("ironloop bench checkpoint: bad --size: " + e.getMessage());
+            spec.commandLine().getErr().println("ironloop bench checkpoint: bad --size: " + e.getMessage());
             return 2;
         }
         Path where = dir != null ? dir : Files.createTempDirectory("ironloop-bench");
@@ -45,9 +48,9 @@ final class BenchCheckpointCommand implements Callable<Integer> {
         if (temporary && !keep) {
             Files.deleteIfExists(where);
         } else if (keep) {
-            System.err.println("checkpoint kept in " + where.resolve("checkpoint"));
+            spec.commandLine().getErr().println("checkpoint kept in " + where.resolve("checkpoint"));
         }
-        BenchCommand.print(figures, json);
+        BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;
     }
 }

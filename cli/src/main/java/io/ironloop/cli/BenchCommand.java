@@ -15,11 +15,23 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure Ironloop against references taken in the same run (see benchmarks/README.md).",
-        subcommands = {BenchCheckpointCommand.class, BenchPreemptCommand.class, BenchOverheadCommand.class})
+        subcommands = {BenchCheckpointCommand.class, BenchPreemptCommand.class, BenchOverheadCommand.class, BenchGroupCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {
         new picocli.CommandLine(this).usage(System.err);
+    }
+
+    private static String format(Object v) {
+        if (v instanceof Double d) {
+            return String.format(Locale.ROOT, "%.4f", d);
+        }
+        if (v instanceof Map<?, ?> m) {
+            StringBuilder b = new StringBuilder();
+            m.forEach((k, x) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(": ").append(format(x)));
+            return b.toString();
+        }
+        return String.valueOf(v);
     }
 
     /** Prints figures as one JSON object or as aligned text lines. */
@@ -33,7 +45,7 @@ final class BenchCommand implements Runnable {
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures));
         } else {
-            figures.forEach((k, v) -> out.printf(Locale.ROOT, "%-28s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4f", d) : v));
+            figures.forEach((k, v) -> out.printf(Locale.ROOT, "%-30s %s%n", k, format(v)));
         }
         out.flush();
     }

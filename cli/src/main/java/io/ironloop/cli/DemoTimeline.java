@@ -59,18 +59,28 @@ final class DemoTimeline {
     private static String rank(TimelineEvent e, Map<String, Object> f) {
         return switch (e.type()) {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
-            case "trigger" -> "received " + f.get("cause") + ": saving its published state";
+            case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
             case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
                     : "saved the global state of iteration " + f.get("iteration");
             case "restored" -> "resumed at iteration " + f.get("iteration");
             case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
-            case "tasks-skipped" -> "skipped " + f.get("count") + " tasks finished before the restart";
-            case "tasks-stolen" -> "stole " + f.get("count") + " tasks from rank " + f.get("from") + " in round " + f.get("round");
+            case "tasks-skipped" -> "skipped " + tasks(f.get("count")) + " finished before the restart";
+            case "tasks-stolen" -> "stole " + tasks(f.get("count")) + " from rank " + f.get("from") + " in round " + f.get("round");
             case "settings-changed" -> "the settings changed: starting fresh";
             case "complete" -> e.rank() == 0 ? "complete at iteration " + f.get("iteration") : null;
             case "iteration", "plan" -> null;
             default -> e.type() + " " + f;
         };
+    }
+
+    /** {@code SignalReceived[signal=TERM, ...]} as {@code SIGTERM}; other causes as they are. */
+    private static String cause(Object cause) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("signal=([A-Z0-9]+)").matcher(String.valueOf(cause));
+        return m.find() ? "SIG" + m.group(1) : String.valueOf(cause);
+    }
+
+    private static String tasks(Object count) {
+        return count + (Integer.valueOf(1).equals(count) || Long.valueOf(1).equals(count) ? " task" : " tasks");
     }
 
     private static String plural(Object list) {

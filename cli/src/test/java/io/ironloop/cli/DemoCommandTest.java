@@ -69,12 +69,14 @@ class DemoCommandTest {
 
     @Test
     void demo_quickstartTestSizeWithKillMinus9_yesVerdict() {
-        int status = demo("quickstart", "--size", "test", "--ranks", "2", "--fail", "1@5", "--no-cache");
+        int status = demo("quickstart", "--size", "test", "--ranks", "2", "--fail", "1@5", "--no-cache", "--cache-dir",
+                dir.resolve("cache").toString());
 
         assertThat(status).as(err()).isZero();
         assertThat(outLines()).as(err()).hasSize(2);
         assertThat(outLines().get(0)).isEqualTo(Quickstart.simulate(2, 2000, 12));
         assertThat(outLines().get(1)).matches(VERDICT);
+        assertThat(dir.resolve("cache")).as("--no-cache neither reads nor writes the cache").doesNotExist();
     }
 
     @Test
@@ -145,6 +147,10 @@ class DemoCommandTest {
         assertThat(DemoCommand.shown("[main] WARN io.ironloop.core.CheckpointEngine - checkpoint x cannot be restored"))
                 .contains("WARN io.ironloop.core.CheckpointEngine - checkpoint x cannot be restored");
         assertThat(DemoCommand.shown("[jgroups-3,job] WARN org.jgroups.protocols.pbcast.GMS - merge")).isEmpty();
+        assertThat(DemoCommand.shown("[main] WARN io.ironloop.runtime.Ironloop - rank 2: ranks [1] failed")).isEmpty();
+        TimelineEvent trigger = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 2, 44, "trigger",
+                Map.of("cause", "SignalReceived[signal=TERM, exitStatus=143, at=2026-01-01T00:00:05Z]"));
+        assertThat(DemoTimeline.sentence(trigger)).contains("received SIGTERM: saving its published state");
         assertThat(DemoCommand.shown("\tat io.ironloop.X.y(X.java:1)")).isEmpty();
     }
 }

@@ -32,6 +32,7 @@ import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
+import io.ironloop.core.NoIntactCheckpointException;
 import io.ironloop.core.RestoredState;
 import io.ironloop.format.Scope;
 import io.ironloop.core.Snapshotable;
@@ -533,7 +534,7 @@ public final class Ironloop implements AutoCloseable {
      * job's ranks (old rank q goes to rank q mod size), so that after an allgather every rank holds every
      * record, whatever the number of ranks now and then — DeLIA's recovery for work stealing, where any rank
      * may have run any task. Needs {@code FT_FOLDER} to be shared by the ranks. Call it before any local save
-     * of this run.
+     * of this run. A series with no intact line is left out with a warning (its tasks are simply run again).
      */
     public List<RestoredState> readLocalRecords() {
         ensureOpen();
@@ -552,6 +553,10 @@ public final class Ironloop implements AutoCloseable {
                     SeriesFiles.copySeries(store, series, copy);
                     try (CheckpointEngine reader = CheckpointEngine.open(EngineConfig.builder().series(series).build(), copy)) {
                         reader.read().filter(s -> s.line().settingsFingerprint().equals(current)).ifPresent(out::add);
+                    } catch (NoIntactCheckpointException e) {
+                        // a damaged record only costs its tasks, which are run again; it must not block the restart
+                        LOG.warn("rank {}: no intact local line in {}/{} ({}); its tasks are run again", group.rank(), folder, series,
+                                e.getMessage());
                     }
                 }
             }

@@ -107,6 +107,29 @@ class IronloopTest {
     }
 
     @Test
+    void readLocalRecords_oneRecordDamaged_leftOutInsteadOfFailingTheRestart() throws Exception {
+        InJvmJob job = new InJvmJob(dir.resolve("ft")).with("CHECKPOINTING_TIME_LOCAL", "0");
+        InJvmJob.Outcome two = job.each(2, SETTINGS, ft -> {
+            long[] record = {10L * ft.rank() + 7};
+            ft.registerLocal("record", record);
+            assertThat(ft.saveLocal()).isTrue();
+            return new long[] {0, 0};
+        });
+        assertThat(two.errors()).isEmpty();
+        Path data;
+        try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("ft").resolve("rank-00001"))) {
+            data = files.filter(f -> f.toString().endsWith(".ilc")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(data);
+        bytes[bytes.length / 2] ^= (byte) 0xff;
+        Files.write(data, bytes);
+
+        try (Ironloop ft = new Parameters_(job).start(1)) {
+            assertThat(ft.readLocalRecords()).extracting(s -> s.longs("record")[0]).containsExactly(7L);
+        }
+    }
+
+    @Test
     void unknownKeyAndBadValue_failAtStartWithTheKeyNamed() {
         assertThatThrownBy(() -> new InJvmJob(dir).with("CHECKPOINTING_GLOBAL_ITERATIONS", "2").parameters())
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("CHECKPOINTING_GLOBAL_ITERATIONS");

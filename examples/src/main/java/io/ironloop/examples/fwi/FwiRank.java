@@ -95,7 +95,7 @@ public final class FwiRank {
             invert(ft, config);
             return 0;
         } catch (ProcessFailedException e) {
-            err.println("fwi: ranks " + e.failedRanks() + " failed (" + e.getMessage() + "); this rank's finished"
+            err.println("fwi: rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks() + " failed; this rank's finished"
                     + " shots are saved; exiting so that the supervisor restarts the job");
             return 1;
         } catch (ConfigurationException e) {

@@ -1,26 +1,47 @@
 package io.ironloop.group.internal;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fault-tolerant agreement among the surviving members of a group, coordinated by the lowest surviving
- * rank and safe against the coordinator's death.
+ * rank and safe against the death of any member, the coordinator included.
  *
- * <p>Protocol, per agreement (epoch, id): every member sends its proposal to the member it believes is
- * the coordinator. The coordinator waits for a message from every member still alive, combines the
- * proposals (minimum or bitwise AND, order-independent) and sends the decision to all. When the
- * coordinator changes, each member sends to the new one either its proposal or, if it already holds a
- * decision, that decision; a coordinator that hears of an existing decision adopts it. A member accepts a
- * decision only from the coordinator it last sent to, so once it has handed its proposal to a new
- * coordinator, a late decision from the dead one cannot split the survivors. Hence every survivor returns
- * the same value, whoever dies during the call.
+ * <p>Protocol, per agreement (epoch, id), with messages PROPOSE, DECIDED (a report of a decision already
+ * held), DECIDE, ACK and COMMIT:
+ * <ol>
+ *   <li>Every member sends its proposal to the member it believes is the coordinator (the lowest member
+ *       it believes alive). When that changes, it sends to the new one again: its proposal, or the
+ *       decision it holds as DECIDED.
+ *   <li>The coordinator waits until it has heard from <em>every</em> member it believes alive, whatever
+ *       it already knows. Then it decides: the decision it holds, else any reported decision (all are
+ *       equal), else the combination of the proposals (minimum or bitwise AND, order-independent). It
+ *       sends DECIDE to every member it believes alive.
+ *   <li>A member holds a DECIDE only from the coordinator it last sent to (once it has handed its state to
+ *       a newer coordinator, a late decision from an older one cannot split the survivors), and answers
+ *       ACK.
+ *   <li>When every member it believes alive has acknowledged, the coordinator sends COMMIT and returns;
+ *       a member returns on COMMIT (from whichever coordinator: a committed value is final).
+ * </ol>
+ * A value is returned only once every member the deciding coordinator believed alive holds it, so any
+ * later coordinator (always one of them) hears of it and adopts it: every member that returns, survivor or
+ * not, returns the same value. Views that disagree (a member falsely believed failed) are resolved by
+ * {@link Session}'s fencing: a member excluded by the others is told so and this service then throws on it
+ * instead of deciding alone.
+ *
+ * <p>Threading: {@link #agree} blocks the calling thread; messages and membership changes arrive on
+ * transport threads. One lock guards all state.
  */
 final class Agreement {
     /** How proposals combine. */
@@ -28,9 +49,13 @@ final class Agreement {
         MIN, AND
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(Agreement.class);
     private static final byte PROPOSE = 0;
     private static final byte DECIDED = 1;
     private static final byte DECIDE = 2;
+    private static final byte ACK = 3;
+    private static final byte COMMIT = 4;
+    private static final String[] NAMES = {"PROPOSE", "DECIDED", "DECIDE", "ACK", "COMMIT"};
     private static final int KEEP = 64;
 
     private record Id(int epoch, long id) {
@@ -41,17 +66,19 @@ final class Agreement {
         long[] proposal;
         Op op;
         final Map<Integer, long[]> proposals = new HashMap<>();
-        long[] reported;
+        final Map<Integer, long[]> reports = new HashMap<>();
+        final Set<Integer> acks = new HashSet<>();
+        /** The decision this member holds (not necessarily committed). */
         long[] decision;
-        int decidedBy = -1;
-        long[] earlyDecision;
-        int earlySender = -1;
+        /** Whether this member, as coordinator, sent DECIDE for {@link #decision}. */
+        boolean leading;
+        boolean committed;
         int sentTo = -1;
     }
 
     private final Session session;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition decided = lock.newCondition();
+    private final Condition changed = lock.newCondition();
     private final Map<Id, State> states = new LinkedHashMap<>();
 
     Agreement(Session session) {
@@ -59,9 +86,10 @@ final class Agreement {
     }
 
     /**
-     * Runs agreement {@code id} of group {@code epoch} and waits for the decision.
+     * Runs agreement {@code id} of group {@code epoch} and waits for the committed decision.
      *
      * @param members world ranks of the group, in rank order
+     * @throws io.ironloop.group.ProcessFailedException if the other members declared this one failed
      * @throws IllegalStateException if the session is closed while waiting
      */
     long[] agree(int epoch, long id, int[] members, long[] proposal, Op op) {
@@ -79,18 +107,19 @@ final class Agreement {
             s.members = members.clone();
             s.proposal = proposal.clone();
             s.op = op;
-            if (s.earlyDecision != null && s.earlySender == coordinator(s)) {
-                s.decision = s.earlyDecision;
-            }
             step(epoch, id, s);
-            while (s.decision == null) {
+            while (!s.committed) {
+                RuntimeException excluded = session.exclusion("agreement " + id, indexOf(members, session.worldRank()));
+                if (excluded != null) {
+                    throw excluded;
+                }
                 if (session.isClosed()) {
                     throw new IllegalStateException("the group was closed during agreement " + id);
                 }
                 if (System.nanoTime() - deadlineNanos > 0) {
                     return null;
                 }
-                decided.await(200, TimeUnit.MILLISECONDS);
+                changed.await(200, TimeUnit.MILLISECONDS);
             }
             return s.decision.clone();
         } catch (InterruptedException e) {
@@ -108,39 +137,34 @@ final class Agreement {
         for (int i = 0; i < values.length; i++) {
             values[i] = b.getLong();
         }
+        if (type < PROPOSE || type > COMMIT) {
+            throw new IllegalArgumentException("unknown agreement message type " + type + " from world rank " + e.source());
+        }
         lock.lock();
         try {
             State s = state(new Id(e.epoch(), e.tag()));
             int from = e.source();
+            LOG.debug("agreement {}/{}: {} {} from {}", e.epoch(), e.tag(), NAMES[type], Arrays.toString(values), from);
             switch (type) {
-                case PROPOSE -> {
-                    s.proposals.put(from, values);
-                    if (s.decision != null && s.members != null && coordinator(s) == session.worldRank()) {
-                        session.send(from, message(e.epoch(), e.tag(), DECIDE, s.decision));
-                    }
-                }
-                case DECIDED -> {
-                    s.proposals.put(from, values);
-                    if (s.reported == null) {
-                        s.reported = values;
-                    }
-                    if (s.decision != null && s.members != null && coordinator(s) == session.worldRank()) {
-                        session.send(from, message(e.epoch(), e.tag(), DECIDE, s.decision));
-                    }
-                }
+                case PROPOSE -> s.proposals.put(from, values);
+                case DECIDED -> s.reports.put(from, values);
                 case DECIDE -> {
-                    if (s.decision == null) {
-                        if (s.members == null) {
-                            s.earlyDecision = values;
-                            s.earlySender = from;
-                        } else if (from == coordinator(s) && s.sentTo == from) {
-                            s.decision = values;
-                            s.decidedBy = from;
-                            decided.signalAll();
-                        }
+                    if (s.members != null && !s.committed && from == coordinator(s) && s.sentTo == from) {
+                        s.decision = values;
+                        send(from, e.epoch(), e.tag(), ACK, values);
                     }
                 }
-                default -> throw new IllegalArgumentException("unknown agreement message type " + type + " from world rank " + from);
+                case ACK -> s.acks.add(from);
+                default -> { // COMMIT: every member the committer believed alive holds this value; it is final
+                    s.decision = values;
+                    s.committed = true;
+                    changed.signalAll();
+                }
+            }
+            if ((type == PROPOSE || type == DECIDED) && (s.committed || s.leading)) {
+                // a member that turned to this one after it decided (it took over from a coordinator that
+                // died, or committed as a member): it gets the commit, or the decision to acknowledge
+                send(from, e.epoch(), e.tag(), s.committed ? COMMIT : DECIDE, s.decision);
             }
             if (s.members != null) {
                 step(e.epoch(), e.tag(), s);
@@ -158,7 +182,7 @@ final class Agreement {
                     step(en.getKey().epoch(), en.getKey().id(), en.getValue());
                 }
             }
-            decided.signalAll();
+            changed.signalAll();
         } finally {
             lock.unlock();
         }
@@ -167,55 +191,86 @@ final class Agreement {
     void wakeAll() {
         lock.lock();
         try {
-            decided.signalAll();
+            changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
     private void step(int epoch, long id, State s) {
+        if (s.committed || session.isExcluded()) {
+            return;
+        }
         int me = session.worldRank();
         int coord = coordinator(s);
-        if (coord == me) {
-            if (s.decision != null) {
-                return;
+        if (coord != me) {
+            if (s.sentTo != coord) {
+                s.sentTo = coord;
+                send(coord, epoch, id, s.decision != null ? DECIDED : PROPOSE, s.decision != null ? s.decision : s.proposal);
             }
-            if (s.reported != null) {
-                s.decision = s.reported;
-            } else {
-                long[] acc = s.proposal.clone();
-                for (int m : s.members) {
-                    if (m == me || !session.aliveWorldRanks().contains(m)) {
-                        continue;
-                    }
-                    long[] p = s.proposals.get(m);
-                    if (p == null) {
-                        return;
-                    }
+            return;
+        }
+        s.sentTo = me;
+        Set<Integer> alive = session.aliveWorldRanks();
+        if (!s.leading) {
+            long[] acc = s.proposal.clone();
+            long[] reported = null;
+            for (int m : s.members) {
+                if (m == me || !alive.contains(m)) {
+                    continue;
+                }
+                long[] r = s.reports.get(m);
+                long[] p = s.proposals.get(m);
+                if (r == null && p == null) {
+                    return; // never decide without having heard from every member believed alive
+                }
+                if (r != null) {
+                    reported = r;
+                } else {
                     combine(acc, p, s.op);
                 }
-                s.decision = acc;
             }
-            s.decidedBy = me;
+            s.decision = s.decision != null ? s.decision : reported != null ? reported : acc;
+            s.leading = true;
+            LOG.debug("agreement {}/{}: coordinator decides {}; alive {}", epoch, id, Arrays.toString(s.decision), alive);
             for (int m : s.members) {
-                if (m != me && session.aliveWorldRanks().contains(m)) {
-                    session.send(m, message(epoch, id, DECIDE, s.decision));
+                if (m != me && alive.contains(m)) {
+                    send(m, epoch, id, DECIDE, s.decision);
                 }
             }
-            decided.signalAll();
-        } else if (s.sentTo != coord) {
-            s.sentTo = coord;
-            session.send(coord, message(epoch, id, s.decision != null ? DECIDED : PROPOSE, s.decision != null ? s.decision : s.proposal));
         }
+        for (int m : s.members) {
+            if (m != me && alive.contains(m) && !s.acks.contains(m)) {
+                return; // not every member believed alive holds the decision yet
+            }
+        }
+        s.committed = true;
+        LOG.debug("agreement {}/{}: commits {}; alive {}", epoch, id, Arrays.toString(s.decision), alive);
+        for (int m : s.members) {
+            if (m != me && alive.contains(m)) {
+                send(m, epoch, id, COMMIT, s.decision);
+            }
+        }
+        changed.signalAll();
     }
 
     private int coordinator(State s) {
+        Set<Integer> alive = session.aliveWorldRanks();
         for (int m : s.members) {
-            if (session.aliveWorldRanks().contains(m)) {
+            if (alive.contains(m)) {
                 return m;
             }
         }
         return session.worldRank();
+    }
+
+    private static int indexOf(int[] members, int worldRank) {
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == worldRank) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static void combine(long[] acc, long[] p, Op op) {
@@ -241,12 +296,13 @@ final class Agreement {
         return s;
     }
 
-    private Envelope message(int epoch, long id, byte type, long[] values) {
+    private void send(int to, int epoch, long id, byte type, long[] values) {
+        LOG.debug("agreement {}/{}: {} {} to {}", epoch, id, NAMES[type], Arrays.toString(values), to);
         ByteBuffer b = ByteBuffer.allocate(1 + Integer.BYTES + values.length * Long.BYTES);
         b.put(type).putInt(values.length);
         for (long v : values) {
             b.putLong(v);
         }
-        return new Envelope(epoch, Envelope.Kind.AGREE, id, session.worldRank(), b.array());
+        session.send(to, new Envelope(epoch, Envelope.Kind.AGREE, id, session.worldRank(), b.array()));
     }
 }

@@ -108,6 +108,10 @@ final class CommGroup implements ProcessGroup {
         if (superseded) {
             return new IllegalStateException("this group was shrunk; use the group returned by shrink() (" + operation + ")");
         }
+        RuntimeException excluded = session.exclusion(operation + " at rank " + rank, rank);
+        if (excluded != null) {
+            return excluded;
+        }
         Set<Integer> f = failedRanks();
         return f.isEmpty() ? null : new ProcessFailedException(jobId(), f, operation + " at rank " + rank);
     }
@@ -205,9 +209,24 @@ final class CommGroup implements ProcessGroup {
         return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
     }
 
+    /** Chunks a member sends ahead of the results it has received, in an allreduce. */
+    static final int PIPELINE = 4;
+
+    /** Chunk {@code c} of a member's contribution; the first carries the total length. */
+    private static byte[] contribution(byte[] mine, int c, int chunkBytes) {
+        int from = c * chunkBytes;
+        int to = Math.min(mine.length, from + chunkBytes);
+        if (c > 0) {
+            return Arrays.copyOfRange(mine, from, to);
+        }
+        return ByteBuffer.allocate(Integer.BYTES + to - from).putInt(mine.length).put(mine, from, to - from).array();
+    }
+
     /**
-     * Reduce-to-rank-0 then broadcast, chunk by chunk. The first contribution of each member carries the
-     * total length so rank 0 can reject mismatched arrays on every member.
+     * Reduce-to-rank-0 then broadcast, chunk by chunk: rank 0 combines the members' chunks in rank order, so
+     * the result does not depend on timing; members send up to {@link #PIPELINE} chunks ahead. The first
+     * contribution of each member carries the total length so rank 0 can reject mismatched arrays on every
+     * member.
      */
     private byte[] allreduceBytes(byte[] mine, Reduction type, ReduceOp op) {
         Objects.requireNonNull(op, "op");
@@ -216,48 +235,49 @@ final class CommGroup implements ProcessGroup {
         int chunkBytes = CHUNK_BYTES / type.elementSize() * type.elementSize();
         int chunks = Math.max(1, (mine.length + chunkBytes - 1) / chunkBytes);
         byte[] result = new byte[mine.length];
-        for (int c = 0; c < chunks; c++) {
+        for (int c = 0; rank == 0 && c < chunks; c++) {
             int from = c * chunkBytes;
-            int to = Math.min(mine.length, from + chunkBytes);
-            byte[] piece = Arrays.copyOfRange(mine, from, to);
-            byte[] reduced;
-            if (rank == 0) {
-                for (int r = 1; r < members.length; r++) {
-                    byte[] in = take(r, Envelope.Kind.COLLECTIVE, seq, "allreduce");
-                    int offset = 0;
-                    if (c == 0) {
-                        int theirs = ByteBuffer.wrap(in).getInt();
-                        offset = Integer.BYTES;
-                        if (theirs != mine.length || in.length - offset != piece.length) {
-                            String msg = "allreduce arrays differ in length: rank 0 has " + mine.length / type.elementSize()
-                                    + " elements, rank " + r + " has " + theirs / type.elementSize();
-                            byte[] err = msg.getBytes(StandardCharsets.UTF_8);
-                            byte[] out = new byte[1 + err.length];
-                            out[0] = LENGTH_MISMATCH;
-                            System.arraycopy(err, 0, out, 1, err.length);
-                            broadcastBytes(out, 0, seq, "allreduce");
-                            throw new IllegalArgumentException(msg);
-                        }
-                    }
-                    type.combineInto(piece, in, offset, op);
-                }
-                byte[] out = new byte[1 + piece.length];
-                out[0] = OK;
-                System.arraycopy(piece, 0, out, 1, piece.length);
-                broadcastBytes(out, 0, seq, "allreduce");
-                reduced = piece;
-                System.arraycopy(reduced, 0, result, from, reduced.length);
-            } else {
-                byte[] msg = piece;
+            byte[] piece = Arrays.copyOfRange(mine, from, Math.min(mine.length, from + chunkBytes));
+            for (int r = 1; r < members.length; r++) {
+                byte[] in = take(r, Envelope.Kind.COLLECTIVE, seq, "allreduce");
+                int offset = 0;
                 if (c == 0) {
-                    msg = ByteBuffer.allocate(Integer.BYTES + piece.length).putInt(mine.length).put(piece).array();
+                    int theirs = ByteBuffer.wrap(in).getInt();
+                    offset = Integer.BYTES;
+                    if (theirs != mine.length || in.length - offset != piece.length) {
+                        String msg = "allreduce arrays differ in length: rank 0 has " + mine.length / type.elementSize()
+                                + " elements, rank " + r + " has " + theirs / type.elementSize();
+                        byte[] err = msg.getBytes(StandardCharsets.UTF_8);
+                        byte[] out = new byte[1 + err.length];
+                        out[0] = LENGTH_MISMATCH;
+                        System.arraycopy(err, 0, out, 1, err.length);
+                        broadcastBytes(out, 0, seq, "allreduce");
+                        throw new IllegalArgumentException(msg);
+                    }
                 }
-                post(0, Envelope.Kind.COLLECTIVE, seq, msg);
+                type.combineInto(piece, in, offset, op);
+            }
+            byte[] out = new byte[1 + piece.length];
+            out[0] = OK;
+            System.arraycopy(piece, 0, out, 1, piece.length);
+            broadcastBytes(out, 0, seq, "allreduce");
+            System.arraycopy(piece, 0, result, from, piece.length);
+        }
+        if (rank != 0) {
+            // up to PIPELINE chunks ahead: rank 0 combines chunk c while chunk c+1 travels
+            int ahead = Math.min(PIPELINE, chunks);
+            for (int c = 0; c < ahead; c++) {
+                post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, c, chunkBytes));
+            }
+            for (int c = 0; c < chunks; c++) {
                 byte[] in = take(0, Envelope.Kind.COLLECTIVE, seq, "allreduce");
                 if (in[0] == LENGTH_MISMATCH) {
                     throw new IllegalArgumentException(new String(in, 1, in.length - 1, StandardCharsets.UTF_8));
                 }
-                System.arraycopy(in, 1, result, from, in.length - 1);
+                System.arraycopy(in, 1, result, c * chunkBytes, in.length - 1);
+                if (c + ahead < chunks) {
+                    post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, c + ahead, chunkBytes));
+                }
             }
         }
         return result;
@@ -309,7 +329,7 @@ final class CommGroup implements ProcessGroup {
         checkTag(tag);
         Objects.requireNonNull(data, "data");
         check("send to rank " + dest);
-        post(dest, Envelope.Kind.P2P, tag, data.clone());
+        post(dest, Envelope.Kind.P2P, tag, data); // transports copy what they keep beyond the call
     }
 
     @Override
@@ -395,7 +415,7 @@ final class CommGroup implements ProcessGroup {
         if (closed) {
             return;
         }
-        if (!superseded && !session.isClosed()) {
+        if (!superseded && !session.isClosed() && !session.isExcluded()) {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             if (done == null) {

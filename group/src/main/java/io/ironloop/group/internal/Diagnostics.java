@@ -22,6 +22,14 @@ public final class Diagnostics {
         public static final Counts NONE = new Counts(0, 0, 0);
     }
 
+    /** The port on which the process that owns {@code group} accepts direct data connections, or -1. */
+    public static int dataPort(ProcessGroup group) {
+        if (group instanceof CommGroup c) {
+            return c.session().dataPort();
+        }
+        throw new IllegalArgumentException("not an Ironloop process group: " + group.getClass().getName());
+    }
+
     /** The counters of the process that owns {@code group}. */
     public static Counts counts(ProcessGroup group) {
         if (group instanceof CommGroup c) {

@@ -14,7 +14,9 @@ public record Envelope(int epoch, Kind kind, long tag, int source, byte[] payloa
         /** Internal messages of collectives, matched by (source, collective sequence number). */
         COLLECTIVE,
         /** Fault-tolerant agreement protocol messages, handled on arrival. */
-        AGREE;
+        AGREE,
+        /** "You were declared failed": sent by a member to each rank it excludes, handled on arrival. */
+        FENCE;
 
         private static final Kind[] VALUES = values();
 

@@ -1,6 +1,7 @@
 package io.ironloop.group.internal;
 
 import io.ironloop.group.GroupListener;
+import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ProcessGroup;
 import java.util.Collections;
 import java.util.Set;
@@ -15,6 +16,14 @@ import org.slf4j.LoggerFactory;
  * One process's membership in a job: the transport, the buffered messages, which world ranks have
  * failed (for good), the leader, the agreement service, and the listener. Every {@link ProcessGroup} of
  * the process (the first and those made by shrink) shares it.
+ *
+ * <p><b>Fencing.</b> Failure is for good and must hold on both sides: when this member learns that ranks
+ * failed, it first sends each of them a FENCE message ("you were declared failed"), then acts on the new
+ * membership. A member declared failed while it is in fact alive (hung past the timeout, or stalled on a
+ * loaded machine, then resumed) receives the FENCE before anything the excluding members do afterwards
+ * (messages from one sender arrive in order), and from then on every operation of its groups throws a
+ * {@link ProcessFailedException} naming itself: it never decides an agreement or finishes a collective on
+ * its own while the others continue without it.
  */
 public final class Session implements TransportEvents {
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
@@ -28,6 +37,7 @@ public final class Session implements TransportEvents {
     private volatile SortedSet<Integer> failed = Collections.emptySortedSet();
     private volatile Set<Integer> alive;
     private volatile int leader = -1;
+    private volatile int excludedBy = -1;
 
     public Session(Transport transport, GroupListener listener) {
         this.transport = transport;
@@ -76,6 +86,10 @@ public final class Session implements TransportEvents {
         return leader;
     }
 
+    int dataPort() {
+        return transport.dataPort();
+    }
+
     Diagnostics.Counts transportCounts() {
         return transport.counts();
     }
@@ -84,13 +98,33 @@ public final class Session implements TransportEvents {
         return closed.get();
     }
 
+    /** Whether the other members declared this one failed (it received a FENCE). */
+    public boolean isExcluded() {
+        return excludedBy >= 0;
+    }
+
+    /**
+     * The exception every operation of this process throws once it was excluded, or null.
+     *
+     * @param operation what was going on, for the message
+     * @param groupRank this process's rank in the group whose operation throws
+     */
+    ProcessFailedException exclusion(String operation, int groupRank) {
+        int by = excludedBy;
+        if (by < 0) {
+            return null;
+        }
+        return new ProcessFailedException(jobId(), Set.of(groupRank), operation + ": this process (world rank " + worldRank()
+                + ") was declared failed by world rank " + by + " and must not continue; it leaves the job");
+    }
+
     Agreement agreement() {
         return agreement;
     }
 
     void send(int destWorld, Envelope e) {
         if (destWorld == transport.worldRank()) {
-            mailbox.put(e);
+            mailbox.put(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), e.payload().clone()));
         } else if (!failed.contains(destWorld)) {
             transport.send(destWorld, e);
         }
@@ -108,9 +142,23 @@ public final class Session implements TransportEvents {
     public void onMessage(Envelope e) {
         if (e.kind() == Envelope.Kind.AGREE) {
             agreement.onMessage(e);
+        } else if (e.kind() == Envelope.Kind.FENCE) {
+            fenced(e.source());
         } else {
             mailbox.put(e);
         }
+    }
+
+    private void fenced(int by) {
+        if (closing || closed.get() || excludedBy >= 0) {
+            return;
+        }
+        excludedBy = by;
+        LOG.error("job {} rank {}: world rank {} declared this process failed (it was silent for longer than the failure "
+                + "detection allows, e.g. stopped or starved of CPU); every group operation now throws", jobId(), worldRank(), by);
+        notify(() -> listener.failed(Collections.unmodifiableSortedSet(new TreeSet<>(Set.of(worldRank())))));
+        agreement.wakeAll();
+        mailbox.wakeAll();
     }
 
     @Override
@@ -121,6 +169,15 @@ public final class Session implements TransportEvents {
             for (int r = 0; r < transport.worldSize(); r++) {
                 if (!nowAlive.contains(r) && f.add(r)) {
                     newlyFailed.add(r);
+                }
+            }
+            if (!closing) {
+                // before anything here acts on the new membership: a rank declared failed that is still
+                // running learns it before it can see this member leave and act alone
+                for (int r : newlyFailed) {
+                    if (r != worldRank()) {
+                        transport.send(r, new Envelope(0, Envelope.Kind.FENCE, 0, worldRank(), new byte[0]));
+                    }
                 }
             }
             TreeSet<Integer> a = new TreeSet<>(nowAlive);

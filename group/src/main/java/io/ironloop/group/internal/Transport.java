@@ -24,8 +24,16 @@ public interface Transport extends AutoCloseable {
      */
     void start(TransportEvents events);
 
-    /** Sends {@code envelope} to {@code destWorldRank}; silently dropped if that rank is gone. */
+    /**
+     * Sends {@code envelope} to {@code destWorldRank}; silently dropped if that rank is gone. The caller may
+     * reuse the payload array once this returns: a transport that keeps it longer copies it.
+     */
     void send(int destWorldRank, Envelope envelope);
+
+    /** The port of this member's direct data connections, or -1 if it has none. */
+    default int dataPort() {
+        return -1;
+    }
 
     /** Network counters of this process; {@link Diagnostics.Counts#NONE} without a network. */
     default Diagnostics.Counts counts() {

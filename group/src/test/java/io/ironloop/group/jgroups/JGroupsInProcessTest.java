@@ -35,4 +35,28 @@ class JGroupsInProcessTest {
         });
         assertThat(res).containsExactly("0:2:8", "1:0:8", "2:1:8");
     }
+
+    /**
+     * Ranks 1 and 2 start well before rank 0 and discover only each other. Without FormationGate one of
+     * them founded the cluster (and on a loaded machine the job could split for good); now they wait for
+     * rank 0, which founds it and leads.
+     */
+    @Test
+    void formation_rankZeroStartsLast_othersWaitAndRankZeroLeads() throws Exception {
+        int[] ports = LocalJob.freePorts(3);
+        Path secret = LocalJob.secret(dir, "s", 2);
+        List<String> res = Ranks.run(3, r -> {
+            if (r == 0) {
+                try {
+                    Thread.sleep(2500); // longer than a discovery round: the others have long given up finding anyone
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            try (ProcessGroup g = LocalJob.join(r, ports, "late0", secret, GroupConfig.builder().joinTimeout(Duration.ofSeconds(30)))) {
+                return g.rank() + ":" + g.leader() + ":" + g.allreduce(1.0, ReduceOp.SUM);
+            }
+        });
+        assertThat(res).containsExactly("0:0:3.0", "1:0:3.0", "2:0:3.0");
+    }
 }

@@ -115,6 +115,54 @@ class SecurityTest {
     }
 
     @Test
+    void forgedDataFrame_fromProcessWithoutSecret_droppedAndLogged() throws Exception {
+        int[] ports = LocalJob.freePorts(2);
+        Path secret = LocalJob.secret(dir, "good", 5);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<ProcessGroup> r0 = pool.submit(() -> LocalJob.join(0, ports, "forgedata", secret, GroupConfig.builder()));
+            Future<ProcessGroup> r1 = pool.submit(() -> LocalJob.join(1, ports, "forgedata", secret, GroupConfig.builder()));
+            ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS);
+            ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS);
+            try {
+                int dataPort = Diagnostics.dataPort(g0);
+                assertThat(dataPort).isPositive();
+                long refusedBefore = Diagnostics.counts(g0).refusedConnections();
+                // the handshake's magic with a made-up proof, the rank, then a point-to-point frame "from rank 1", tag 5
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                DataOutputStream out = new DataOutputStream(bytes);
+                out.write("ILHS2".getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[32 + 8 + 32]);
+                out.writeInt(1);
+                byte[] forged = "forged".getBytes(StandardCharsets.UTF_8);
+                out.writeInt(forged.length);
+                out.writeInt(0);
+                out.writeByte(0);
+                out.writeLong(5);
+                out.write(forged);
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), dataPort)) {
+                    s.getOutputStream().write(bytes.toByteArray());
+                    s.getOutputStream().flush();
+                    int answer;
+                    try {
+                        answer = s.getInputStream().read();
+                    } catch (java.net.SocketException reset) {
+                        answer = -1; // closed with our frame unread: a reset
+                    }
+                    assertThat(answer).as("refused: closed without an answer").isEqualTo(-1);
+                }
+                assertThat(Diagnostics.counts(g0).refusedConnections()).isGreaterThan(refusedBefore);
+                g1.send(0, 5, "genuine".getBytes(StandardCharsets.UTF_8));
+                assertThat(new String(g0.receive(1, 5), StandardCharsets.UTF_8)).isEqualTo("genuine");
+            } finally {
+                closeTogether(pool, g0, g1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void secretFile_readableByOthers_configurationException() throws Exception {
         Path f = LocalJob.secret(dir, "open", 4);
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));

@@ -25,6 +25,9 @@ final class ChildJob implements AutoCloseable {
         for (int r = 0; r < n; r++) {
             List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                     "-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
+                    // timestamps, and the agreement's and membership's decisions, for post-mortems of failures
+                    "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                    "-Dorg.slf4j.simpleLogger.log.io.ironloop.group.internal.Agreement=debug",
                     "-cp", System.getProperty("java.class.path"), RankMain.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);

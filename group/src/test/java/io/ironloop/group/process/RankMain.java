@@ -36,7 +36,15 @@ public final class RankMain {
         HeartbeatArrangement arrangement = HeartbeatArrangement.valueOf(args[1]);
         GroupConfig cfg = GroupConfig.builder().arrangement(arrangement).heartbeatInterval(Duration.ofSeconds(1))
                 .heartbeatTimeout(Duration.ofSeconds(5)).joinTimeout(Duration.ofSeconds(60)).build();
-        ProcessGroup g = ProcessGroups.join(cfg, io.ironloop.group.GroupListener.NONE);
+        int worldRank = Integer.parseInt(System.getenv("IRONLOOP_RANK"));
+        ProcessGroup g = ProcessGroups.join(cfg, new io.ironloop.group.GroupListener() {
+            @Override
+            public void failed(java.util.Set<Integer> worldRanks) {
+                if (worldRanks.contains(worldRank)) {
+                    System.out.println("FENCED"); // the others declared this process failed and told it
+                }
+            }
+        });
         int rank = g.rank();
         int victim = switch (args[2]) {
             case "leader" -> g.leader();
@@ -72,6 +80,11 @@ public final class RankMain {
                 }
             }
             case "agree" -> {
+                if (rank > 0 && g.size() == 3) { // traffic between the two survivors, long before the kill
+                    int other = 3 - rank;
+                    g.send(other, 7, new byte[] {1});
+                    g.receive(other, 7);
+                }
                 g.barrier();
                 System.out.println("READY " + rank + " leader=" + g.leader() + " victim=" + victim);
                 if (rank == victim) {

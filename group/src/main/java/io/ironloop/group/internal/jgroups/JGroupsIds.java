@@ -16,6 +16,7 @@ final class JGroupsIds {
         protocol((short) 1730, RankHeartbeat.class);
         protocol((short) 1731, WireCounter.class);
         protocol((short) 1732, SuspectObserver.class);
+        protocol((short) 1734, FormationGate.class);
         ClassConfigurator.addIfAbsent(EnvelopeHeader.MAGIC, EnvelopeHeader.class);
         ClassConfigurator.addIfAbsent(HeartbeatHeader.MAGIC, HeartbeatHeader.class);
         done = true;

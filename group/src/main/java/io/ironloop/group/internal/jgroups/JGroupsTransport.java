@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class JGroupsTransport implements Transport, Receiver {
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsTransport.class);
     private static final String RANK_KEY = "ironloop.rank";
+    private static final String DATA_KEY = "ironloop.data";
     private static final short HEADER_ID = 1733;
 
     private final int rank;
@@ -45,6 +46,8 @@ public final class JGroupsTransport implements Transport, Receiver {
     private volatile TransportEvents events;
     private volatile boolean formed;
     private volatile JChannel channel;
+    private volatile DataPlane data;
+    private final Map<Integer, java.net.InetSocketAddress> dataAddresses = new ConcurrentHashMap<>();
 
     /**
      * A transport for {@code env}, bound and discovering as {@code config} and the environment say.
@@ -83,10 +86,17 @@ public final class JGroupsTransport implements Transport, Receiver {
     @Override
     public void start(TransportEvents e) {
         this.events = e;
+        long deadline = System.nanoTime() + config.joinTimeout().toNanos();
         try {
-            JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake));
+            DataPlane d = config.encrypt() ? null
+                    : new DataPlane(rank, jobId, network.bindAddress(), handshake, this::dataAddress, env -> events.onMessage(env));
+            data = d;
+            JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake, rank));
             channel = ch;
-            ch.addAddressGenerator(() -> ExtendedUUID.randomUUID("rank-" + rank).put(RANK_KEY, ByteBuffer.allocate(4).putInt(rank).array()));
+            ch.addAddressGenerator(() -> {
+                ExtendedUUID a = ExtendedUUID.randomUUID("rank-" + rank).put(RANK_KEY, ByteBuffer.allocate(4).putInt(rank).array());
+                return d == null ? a : a.put(DATA_KEY, ByteBuffer.allocate(4).putInt(d.port()).array());
+            });
             ch.setReceiver(this);
             ch.setDiscardOwnMessages(true);
             SuspectObserver observer = ch.getProtocolStack().findProtocol(SuspectObserver.class);
@@ -102,7 +112,6 @@ public final class JGroupsTransport implements Transport, Receiver {
             throw new IronloopException("rank " + rank + " of job " + jobId + " could not start its group channel on "
                     + network.bindAddress().getHostAddress() + ":" + network.bindPort() + ": " + ex.getMessage(), ex);
         }
-        long deadline = System.nanoTime() + config.joinTimeout().toNanos();
         synchronized (formation) {
             while (!formed) {
                 long left = deadline - System.nanoTime();
@@ -124,6 +133,30 @@ public final class JGroupsTransport implements Transport, Receiver {
         }
         // Once formed, a member that leaves the view is failed for good: never merge it back.
         channel.getProtocolStack().removeProtocol(MERGE3.class);
+    }
+
+    /** Where world rank {@code r} accepts data connections: its transport's host, the port its address carries. */
+    private java.net.InetSocketAddress dataAddress(int r) {
+        java.net.InetSocketAddress known = dataAddresses.get(r);
+        if (known != null) {
+            return known;
+        }
+        Address a = addresses.get(r);
+        JChannel ch = channel;
+        if (!(a instanceof ExtendedUUID u) || u.get(DATA_KEY) == null || ch == null) {
+            return null;
+        }
+        Object physical = ch.getProtocolStack().getTransport().down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS, a));
+        if (!(physical instanceof org.jgroups.stack.IpAddress ip)) {
+            return null;
+        }
+        java.net.InetSocketAddress where = new java.net.InetSocketAddress(ip.getIpAddress(), ByteBuffer.wrap(u.get(DATA_KEY)).getInt());
+        dataAddresses.put(r, where);
+        return where;
+    }
+
+    private boolean hasDataPort(int r) {
+        return addresses.get(r) instanceof ExtendedUUID u && u.get(DATA_KEY) != null;
     }
 
     static int rankOf(Address a) {
@@ -175,6 +208,14 @@ public final class JGroupsTransport implements Transport, Receiver {
             }
             return;
         }
+        DataPlane d = data;
+        if (d != null) {
+            for (int r = 0; r < size; r++) {
+                if (!alive.contains(r)) {
+                    d.forget(r);
+                }
+            }
+        }
         events.onMembership(alive, leader);
     }
 
@@ -200,13 +241,21 @@ public final class JGroupsTransport implements Transport, Receiver {
 
     @Override
     public void send(int destWorldRank, Envelope envelope) {
+        DataPlane d = data;
+        Envelope.Kind kind = envelope.kind();
+        if (d != null && (kind == Envelope.Kind.P2P || kind == Envelope.Kind.COLLECTIVE) && hasDataPort(destWorldRank)
+                && d.send(destWorldRank, envelope)) {
+            return;
+        }
         Address dest = addresses.get(destWorldRank);
         JChannel ch = channel;
         if (dest == null || ch == null) {
             return;
         }
-        Message m = new BytesMessage(dest, envelope.payload()).putHeader(HEADER_ID, new EnvelopeHeader(envelope));
-        if (envelope.kind() == Envelope.Kind.AGREE) {
+        // JGroups keeps the payload until it is acknowledged; a user's point-to-point buffer may be reused at once
+        byte[] payload = kind == Envelope.Kind.P2P ? envelope.payload().clone() : envelope.payload();
+        Message m = new BytesMessage(dest, payload).putHeader(HEADER_ID, new EnvelopeHeader(envelope));
+        if (envelope.kind() == Envelope.Kind.AGREE || envelope.kind() == Envelope.Kind.FENCE) {
             m.setFlag(Message.Flag.OOB, Message.Flag.NO_FC);
         }
         try {
@@ -214,6 +263,12 @@ public final class JGroupsTransport implements Transport, Receiver {
         } catch (Exception ex) {
             LOG.debug("job {}: could not send to rank {} ({}); it is leaving or gone", jobId, destWorldRank, ex.toString());
         }
+    }
+
+    @Override
+    public int dataPort() {
+        DataPlane d = data;
+        return d == null ? -1 : d.port();
     }
 
     @Override
@@ -228,6 +283,10 @@ public final class JGroupsTransport implements Transport, Receiver {
         JChannel ch = channel;
         if (ch != null) {
             ch.close();
+        }
+        DataPlane d = data;
+        if (d != null) {
+            d.close();
         }
     }
 }

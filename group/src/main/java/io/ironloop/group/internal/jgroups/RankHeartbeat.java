@@ -108,13 +108,19 @@ public final class RankHeartbeat extends Protocol {
     }
 
     private synchronized void handleView(View view) {
+        List<Address> before = watched();
         members = List.copyOf(view.getMembers());
         coordinator = view.getCoord();
         lastHeard.keySet().retainAll(members);
         suspectedAt.keySet().retainAll(members);
         long now = System.nanoTime();
         for (Address a : watched()) {
-            lastHeard.putIfAbsent(a, now);
+            if (!before.contains(a)) {
+                // newly watched (a new coordinator, a new ring neighbour): its timeout starts now, whatever
+                // this member last heard from it, or the first check would suspect it at once
+                lastHeard.put(a, now);
+                suspectedAt.remove(a);
+            }
         }
         if (members.size() > 1 && senderTask == null) {
             senderTask = timer.scheduleWithFixedDelay(this::sendHeartbeats, 0, intervalMillis, TimeUnit.MILLISECONDS, false);

@@ -30,7 +30,7 @@ import org.jgroups.stack.Protocol;
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
  * TCP (connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
- * FILE_PING or DNS_PING, never multicast) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
+ * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
  * detection via a socket ring) · {@link RankHeartbeat} STAR/RING or FD_ALL3 (hang detection) ·
  * {@link SuspectObserver} · VERIFY_SUSPECT2 (verification by another member) · [SYM_ENCRYPT] · NAKACK2 ·
  * UNICAST3 · STABLE · AUTH ({@link JobSecretToken}) · GMS · UFC · MFC · FRAG4.
@@ -43,7 +43,10 @@ final class StackBuilder {
     private StackBuilder() {
     }
 
-    static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake) throws Exception {
+    /** Join requests time out after this long and are retried; see {@link FormationGate}. */
+    static final long JOIN_ROUND_MILLIS = 1000;
+
+    static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake, int rank) throws Exception {
         JGroupsIds.register();
         List<Protocol> stack = new ArrayList<>();
         TCP tcp = new TCP();
@@ -56,13 +59,19 @@ final class StackBuilder {
         stack.add(tcp);
         stack.add(new WireCounter());
         stack.add(discovery(config, net));
+        stack.add(new FormationGate(rank == 0, config.joinTimeout().toMillis()));
         MERGE3 merge = new MERGE3();
         merge.setValue("min_interval", 1000L);
         merge.setValue("max_interval", 3000L);
         stack.add(merge);
-        stack.add(new FD_SOCK2());
         long interval = config.heartbeatInterval().toMillis();
         long timeout = config.heartbeatTimeout().toMillis();
+        FD_SOCK2 sockets = new FD_SOCK2();
+        sockets.setBindAddress(net.bindAddress());
+        // A member that does not answer a new monitoring connection is alive but not running (stopped,
+        // starved): that is hang detection's business, with its timeout. A dead one refuses at once.
+        sockets.setValue("connect_timeout", (int) Math.min(Integer.MAX_VALUE, timeout));
+        stack.add(sockets);
         if (config.arrangement() == HeartbeatArrangement.ALL_TO_ALL) {
             stack.add(new FD_ALL3().setTimeout(timeout).setInterval(interval));
         } else {
@@ -86,7 +95,9 @@ final class StackBuilder {
         token.setAuth(auth);
         stack.add(auth.setAuthToken(token));
         GMS gms = new GMS();
-        gms.setValue("join_timeout", 1000L);
+        gms.setValue("join_timeout", JOIN_ROUND_MILLIS);
+        // a coordinator was found (FormationGate) but did not answer: retry rather than found a cluster alone
+        gms.setValue("max_join_attempts", (int) Math.max(10, config.joinTimeout().toMillis() / JOIN_ROUND_MILLIS));
         gms.setValue("print_local_addr", false);
         stack.add(gms);
         stack.add(new UFC());

@@ -15,6 +15,7 @@ public final class InJvmHub {
     private final String jobId;
     private final InJvmTransport[] endpoints;
     private final boolean[] gone;
+    private final java.util.List<java.util.List<Runnable>> held = new java.util.ArrayList<>();
     private volatile java.util.function.BiPredicate<Integer, Envelope> filter = (to, e) -> true;
 
     public InJvmHub(String jobId, int size) {
@@ -26,6 +27,7 @@ public final class InJvmHub {
         this.gone = new boolean[size];
         for (int r = 0; r < size; r++) {
             endpoints[r] = new InJvmTransport(this, r);
+            held.add(null);
         }
     }
 
@@ -58,7 +60,49 @@ public final class InJvmHub {
             target = endpoints[to];
         }
         byte[] copy = e.payload().clone();
-        target.enqueue(() -> target.events().onMessage(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), copy)));
+        post(to, () -> target.events().onMessage(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), copy)));
+    }
+
+    /** Queues an event for {@code rank}'s delivery thread, or keeps it while the rank is held. */
+    private void post(int rank, Runnable event) {
+        synchronized (this) {
+            java.util.List<Runnable> h = held.get(rank);
+            if (h != null) {
+                h.add(event);
+                return;
+            }
+        }
+        endpoints[rank].enqueue(event);
+    }
+
+    /**
+     * Fault injection for tests: {@code rank} stops processing (as a stopped or starved process does):
+     * messages and membership events for it are kept, in order, until {@link #release(int)}.
+     */
+    public synchronized void hold(int rank) {
+        if (held.get(rank) == null) {
+            held.set(rank, new java.util.ArrayList<>());
+        }
+    }
+
+    /** Delivers, in order, everything kept for {@code rank} since {@link #hold(int)} and resumes normal delivery. */
+    public synchronized void release(int rank) {
+        java.util.List<Runnable> h = held.set(rank, null);
+        if (h != null) {
+            h.forEach(endpoints[rank]::enqueue);
+        }
+    }
+
+    /**
+     * Fault injection for tests: only {@code observer} sees a membership change to {@code alive} (e.g. its
+     * failure detector falsely declared a live rank failed); the hub itself still delivers between all
+     * ranks not {@link #isolate(int) isolated}.
+     */
+    public void showMembership(int observer, Set<Integer> alive) {
+        Set<Integer> view = Collections.unmodifiableSet(new TreeSet<>(alive));
+        int leader = view.isEmpty() ? -1 : view.iterator().next();
+        InJvmTransport t = endpoints[observer];
+        post(observer, () -> t.events().onMembership(view, leader));
     }
 
     /** Makes {@code rank} fail as seen by every other rank, and every other rank fail as seen by it. */
@@ -74,11 +118,11 @@ public final class InJvmHub {
         int leader = others.isEmpty() ? -1 : others.iterator().next();
         for (int r : others) {
             InJvmTransport t = endpoints[r];
-            t.enqueue(() -> t.events().onSuspect(rank));
-            t.enqueue(() -> t.events().onMembership(others, leader));
+            post(r, () -> t.events().onSuspect(rank));
+            post(r, () -> t.events().onMembership(others, leader));
         }
         InJvmTransport victim = endpoints[rank];
-        victim.enqueue(() -> victim.events().onMembership(Set.of(rank), rank));
+        post(rank, () -> victim.events().onMembership(Set.of(rank), rank));
     }
 
     /** Closes every endpoint. */

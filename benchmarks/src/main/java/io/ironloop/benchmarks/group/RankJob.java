@@ -1,0 +1,206 @@
+package io.ironloop.benchmarks.group;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * N {@link BenchRank} JVMs on loopback, started directly (no shell) with the launcher's environment
+ * contract ({@code IRONLOOP_RANK/SIZE/JOB/PEERS/SECRET_FILE}) and {@code -Dironloop.rank=R
+ * -Dironloop.job=ID} on their command lines. Their standard output is collected line by line, their
+ * standard error goes to a log file per rank. They are killed by PID on {@link #close()} and halt by
+ * themselves when this JVM dies (their standard input closes).
+ */
+final class RankJob implements AutoCloseable {
+    private static final Random PORTS = new Random();
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<List<String>> lines = new ArrayList<>();
+    private final Set<Integer> failedOnPurpose = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Thread reaper;
+
+    /**
+     * @param n ranks
+     * @param job the job id (also the JGroups cluster name)
+     * @param logs directory for the ranks' standard error and the secret file
+     * @param heap the ranks' maximum heap, e.g. {@code 256m}
+     * @param fullJit whether the ranks compile with C2 (throughput) rather than only C1 (fast start-up)
+     * @param args arguments of {@link BenchRank}
+     */
+    RankJob(int n, String job, Path logs, String heap, boolean fullJit, List<String> args) throws IOException {
+        int[] ports = freePorts(n);
+        Path secret = logs.resolve(job + ".secret");
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Files.writeString(secret, HexFormat.of().formatHex(key));
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        StringBuilder peers = new StringBuilder();
+        for (int p : ports) {
+            peers.append(peers.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        reaper = new Thread(this::destroyAll, "bench-group-reaper-" + job);
+        Runtime.getRuntime().addShutdownHook(reaper);
+        for (int r = 0; r < n; r++) {
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-XX:+UseSerialGC", "-Xshare:auto"));
+            if (!fullJit) {
+                cmd.add("-XX:TieredStopAtLevel=1");
+            }
+            cmd.addAll(List.of("-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
+                    "-cp", System.getProperty("java.class.path"), BenchRank.class.getName()));
+            cmd.addAll(args);
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("IRONLOOP_RANK", String.valueOf(r));
+            pb.environment().put("IRONLOOP_SIZE", String.valueOf(n));
+            pb.environment().put("IRONLOOP_JOB", job);
+            pb.environment().put("IRONLOOP_PEERS", peers.toString());
+            pb.environment().put("IRONLOOP_SECRET_FILE", secret.toString());
+            pb.redirectError(logs.resolve(job + "-rank" + r + ".log").toFile());
+            Process p = pb.start();
+            processes.add(p);
+            List<String> out = new CopyOnWriteArrayList<>();
+            lines.add(out);
+            Thread t = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l = in.readLine(); l != null; l = in.readLine()) {
+                        out.add(l);
+                    }
+                } catch (IOException e) {
+                    out.add("IOERROR " + e);
+                }
+            }, "bench-group-stdout-" + job + "-" + r);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    int size() {
+        return processes.size();
+    }
+
+    /** The first line rank {@code rank} printed that starts with {@code prefix}. */
+    Optional<String> line(int rank, String prefix) {
+        return lines.get(rank).stream().filter(l -> l.startsWith(prefix)).findFirst();
+    }
+
+    /** Whether every rank except {@code except} printed a line starting with {@code prefix}. */
+    boolean all(String prefix, int except) {
+        for (int r = 0; r < lines.size(); r++) {
+            if (r != except && line(r, prefix).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Waits until {@code done} holds.
+     *
+     * @throws IOException if it does not within {@code atMost}, or a rank exits first
+     */
+    void await(Duration atMost, BooleanSupplier done, String what) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (!done.getAsBoolean()) {
+            for (int r = 0; r < processes.size(); r++) {
+                Process p = processes.get(r);
+                if (!failedOnPurpose.contains(r) && !p.isAlive() && p.exitValue() != 0 && !done.getAsBoolean()) {
+                    throw new IOException("rank " + r + " exited with status " + p.exitValue() + " while waiting for " + what
+                            + "; its log: " + lines.get(r));
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IOException("ranks did not report " + what + " within " + atMost.toSeconds() + " s: " + lines);
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Sends SIGKILL to rank {@code rank} (kill(2) through {@link ProcessHandle#destroyForcibly()}). */
+    void kill(int rank) {
+        failedOnPurpose.add(rank);
+        processes.get(rank).toHandle().destroyForcibly();
+    }
+
+    /** Sends a signal by name (e.g. STOP) to rank {@code rank} with kill(1). */
+    void signal(int rank, String signal) throws IOException, InterruptedException {
+        failedOnPurpose.add(rank);
+        Process k = new ProcessBuilder("kill", "-" + signal, String.valueOf(processes.get(rank).pid())).inheritIO().start();
+        if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
+            throw new IOException("kill -" + signal + " " + processes.get(rank).pid() + " failed");
+        }
+    }
+
+    private void destroyAll() {
+        for (Process p : processes) {
+            p.toHandle().destroyForcibly(); // SIGKILL ends stopped processes too
+        }
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        destroyAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to
+        }
+    }
+
+    /**
+     * {@code n} distinct free loopback ports below Linux's ephemeral range (32768 and up), so no outgoing
+     * connection takes one before its rank binds it, and clear of each other's FD_SOCK2 side port (+100).
+     */
+    static synchronized int[] freePorts(int n) throws IOException {
+        int[] ports = new int[n];
+        Set<Integer> taken = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            for (int attempt = 0; ; attempt++) {
+                int p = 20000 + PORTS.nextInt(12000);
+                if (taken.contains(p) || taken.contains(p - 100) || taken.contains(p + 100) || !free(p) || !free(p + 100)) {
+                    if (attempt > 10_000) {
+                        throw new IOException("no free loopback ports between 20000 and 32100");
+                    }
+                    continue;
+                }
+                ports[i] = p;
+                taken.add(p);
+                break;
+            }
+        }
+        return ports;
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException busy) {
+            return false;
+        }
+    }
+}
