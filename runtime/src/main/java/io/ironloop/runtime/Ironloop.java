@@ -756,6 +756,8 @@ public final class Ironloop implements AutoCloseable {
             if (pending != null) {
                 try {
                     pending.get(TRIGGER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    // A task may have finished and been published after the failure-triggered save: keep it too.
+                    persistLocal(true);
                 } catch (Exception e) {
                     LOG.warn("rank {}: the failure-triggered save did not finish: {}", group.rank(), e.toString());
                 }
