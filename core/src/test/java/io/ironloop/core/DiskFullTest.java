@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.ironloop.format.Scope;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,99 +83,20 @@ class DiskFullTest {
     }
 
     /** Delegates to a real store but fails writes with ENOSPC's message once {@code budget} bytes were written. */
-    static final class FullAfter implements Store {
-        private final Store delegate;
+    static final class FullAfter extends InterceptingStore {
         volatile long budget;
 
         FullAfter(Store delegate, long budget) {
-            this.delegate = delegate;
+            super(delegate);
             this.budget = budget;
         }
 
         @Override
-        public PendingFile create(String name) throws IOException {
-            PendingFile real = delegate.create(name);
-            WritableByteChannel limited = new WritableByteChannel() {
-                @Override
-                public int write(ByteBuffer src) throws IOException {
-                    if (src.remaining() > budget) {
-                        throw new IOException("No space left on device");
-                    }
-                    budget -= src.remaining();
-                    return real.channel().write(src);
-                }
-
-                @Override
-                public boolean isOpen() {
-                    return real.channel().isOpen();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    real.channel().close();
-                }
-            };
-            return new PendingFile() {
-                @Override
-                public WritableByteChannel channel() {
-                    return limited;
-                }
-
-                @Override
-                public void publish() throws IOException {
-                    real.publish();
-                }
-
-                @Override
-                public void close() {
-                    real.close();
-                }
-            };
-        }
-
-        @Override
-        public String location() {
-            return delegate.location();
-        }
-
-        @Override
-        public List<String> listSeries() throws IOException {
-            return delegate.listSeries();
-        }
-
-        @Override
-        public List<String> listFiles(String series) throws IOException {
-            return delegate.listFiles(series);
-        }
-
-        @Override
-        public long size(String name) throws IOException {
-            return delegate.size(name);
-        }
-
-        @Override
-        public SeekableByteChannel openRead(String name) throws IOException {
-            return delegate.openRead(name);
-        }
-
-        @Override
-        public void delete(String name) throws IOException {
-            delegate.delete(name);
-        }
-
-        @Override
-        public AutoCloseable lock(String series) throws IOException {
-            return delegate.lock(series);
-        }
-
-        @Override
-        public int removeTemporaries(String series) throws IOException {
-            return delegate.removeTemporaries(series);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+        protected void beforeWrite(String name, ByteBuffer src) throws IOException {
+            if (src.remaining() > budget) {
+                throw new IOException("No space left on device");
+            }
+            budget -= src.remaining();
         }
     }
 }

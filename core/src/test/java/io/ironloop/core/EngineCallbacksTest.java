@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ironloop.format.Scope;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -227,106 +225,27 @@ class EngineCallbacksTest {
     }
 
     /** Delegates to a store, but holds the first write of the first data file until {@link #gate} opens. */
-    static final class GatedStore implements Store {
+    static final class GatedStore extends InterceptingStore {
         final CountDownLatch writing = new CountDownLatch(1);
         final CountDownLatch gate = new CountDownLatch(1);
-        private final Store delegate;
 
         GatedStore(Store delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
-        public PendingFile create(String name) throws IOException {
-            PendingFile real = delegate.create(name);
-            WritableByteChannel gated = new WritableByteChannel() {
-                @Override
-                public int write(ByteBuffer src) throws IOException {
-                    if (name.endsWith(".ilc") && writing.getCount() > 0) {
-                        writing.countDown();
-                        try {
-                            if (!gate.await(30, TimeUnit.SECONDS)) {
-                                throw new IOException("gate never opened");
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new IOException(e);
-                        }
+        protected void beforeWrite(String name, ByteBuffer src) throws IOException {
+            if (name.endsWith(".ilc") && writing.getCount() > 0) {
+                writing.countDown();
+                try {
+                    if (!gate.await(30, TimeUnit.SECONDS)) {
+                        throw new IOException("gate never opened");
                     }
-                    return real.channel().write(src);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
                 }
-
-                @Override
-                public boolean isOpen() {
-                    return real.channel().isOpen();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    real.channel().close();
-                }
-            };
-            return new PendingFile() {
-                @Override
-                public WritableByteChannel channel() {
-                    return gated;
-                }
-
-                @Override
-                public void publish() throws IOException {
-                    real.publish();
-                }
-
-                @Override
-                public void close() {
-                    real.close();
-                }
-            };
-        }
-
-        @Override
-        public String location() {
-            return delegate.location();
-        }
-
-        @Override
-        public List<String> listSeries() throws IOException {
-            return delegate.listSeries();
-        }
-
-        @Override
-        public List<String> listFiles(String series) throws IOException {
-            return delegate.listFiles(series);
-        }
-
-        @Override
-        public long size(String name) throws IOException {
-            return delegate.size(name);
-        }
-
-        @Override
-        public SeekableByteChannel openRead(String name) throws IOException {
-            return delegate.openRead(name);
-        }
-
-        @Override
-        public void delete(String name) throws IOException {
-            delegate.delete(name);
-        }
-
-        @Override
-        public AutoCloseable lock(String series) throws IOException {
-            return delegate.lock(series);
-        }
-
-        @Override
-        public int removeTemporaries(String series) throws IOException {
-            return delegate.removeTemporaries(series);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            }
         }
     }
 }
