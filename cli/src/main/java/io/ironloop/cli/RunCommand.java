@@ -97,8 +97,8 @@ final class RunCommand implements Callable<Integer> {
     List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--fail", paramLabel = "RANK@ITER[,RANK@ITER...]",
-            description = "Send a real SIGKILL to RANK when it reports reaching iteration ITER, once per run"
-                    + " (repeatable).")
+            description = "Send a real SIGKILL to RANK when it reports reaching iteration ITER, once per run;"
+                    + " ITER 0 is as soon as the rank connects, before its first iteration (repeatable).")
     List<String> fails = new ArrayList<>();
 
     @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,RANK@SECONDS...]",

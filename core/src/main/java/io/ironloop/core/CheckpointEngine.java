@@ -310,9 +310,11 @@ public final class CheckpointEngine implements AutoCloseable {
      *
      * @return the state, or empty when no line is committed
      * @throws NoIntactCheckpointException if lines exist but none is intact
+     * @throws IllegalStateException if the newest intact line needs more memory than the heap has left
      */
     public Optional<RestoredState> read() {
         return newestIntact("read", "", line -> { }, (line, reader) -> {
+            checkHeapFor(line, reader.manifest());
             Map<String, ElementType> types = new HashMap<>();
             Map<String, ByteBuffer> bytes = new HashMap<>();
             for (EntryDescriptor d : reader.manifest().entries()) {
@@ -321,6 +323,23 @@ public final class CheckpointEngine implements AutoCloseable {
             }
             return new RestoredState(line, types, bytes);
         });
+    }
+
+    /**
+     * Refuses to read a line whose entries need more new heap than this JVM can still give: zero chunks take
+     * no room on disk, so a small file may claim gigabytes, and an OutOfMemoryError halfway would leave the
+     * application in an unknown state.
+     *
+     * @throws IllegalStateException naming the line, what it needs and what is left
+     */
+    private static void checkHeapFor(LineInfo line, Manifest manifest) {
+        long needed = manifest.entries().stream().mapToLong(d -> d.header().byteLength()).sum();
+        Runtime rt = Runtime.getRuntime();
+        long left = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (needed > left) {
+            throw new IllegalStateException("line " + line.dataFile() + " holds " + needed + " bytes of entries, more than the "
+                    + left + " bytes left on this JVM's heap: raise -Xmx, or restore() into registered objects instead of read()");
+        }
     }
 
     /** Reads one line with an open, validated reader. */

@@ -195,6 +195,29 @@ class CheckpointEngineTest {
     }
 
     @Test
+    void read_lineLargerThanTheHeapLeft_isRefusedBeforeAllocating() throws Exception {
+        // zero chunks take no room on disk: a line of a few kilobytes claims 192 MiB
+        try (CheckpointEngine e = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(dir))) {
+            for (int i = 0; i < 3; i++) {
+                e.protect("zeros-" + i, Scope.LOCAL, new long[8 << 20]);
+            }
+            e.checkpoint(1);
+            e.awaitDurable();
+        }
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ReadNewMain.class.getName(), dir.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(out).startsWith("refused: line ").contains("201326592 bytes of entries").contains("raise -Xmx");
+            assertThat(child.exitValue()).isZero();
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    @Test
     void restore_settingsChanged_throwsMismatchWithBothFingerprints() {
         Store store = Store.inMemory();
         int[] settings = {1, 2, 3};

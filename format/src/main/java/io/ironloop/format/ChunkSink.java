@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Receives an entry's decoded bytes chunk by chunk, in order, from
- * {@link CheckpointReader#readEntry(String, ChunkSink)}: a streaming read that lets a caller copy each
+ * {@link CheckpointReader#readEntry(String, ChunkSink)} (or concurrently and in any order from
+ * {@link CheckpointReader#readEntry(String, int, ChunkSink)}): a streaming read that lets a caller copy each
  * verified chunk into its final destination (a {@code double[]}, say) while the bytes are still in
  * cache, instead of decoding the whole entry into a buffer first.
  */

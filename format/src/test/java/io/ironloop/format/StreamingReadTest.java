@@ -1,21 +1,32 @@
 package io.ironloop.format;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class StreamingReadTest {
     private static final WriterOptions OPTIONS = new WriterOptions(8192, 3, true);
+
+    @TempDir
+    Path dir;
 
     private static Map<EntryHeader, ByteBuffer> entries(Random rnd) {
         Map<EntryHeader, ByteBuffer> m = new LinkedHashMap<>();
@@ -99,5 +110,72 @@ class StreamingReadTest {
         assertThatThrownBy(() -> r.readEntry("d-ZSTD", (offset, bytes) -> {
             throw new IOException("destination full");
         })).isInstanceOf(IOException.class).hasMessage("destination full");
+    }
+
+    /** Writes {@code w} to a real file and opens it through a {@code FileChannel}, the one channel read in parallel. */
+    private FileChannel onDisk(String name, byte[] bytes) throws IOException {
+        Path f = dir.resolve(name);
+        Files.createDirectories(f.getParent());
+        Files.write(f, bytes);
+        return FileChannel.open(f, StandardOpenOption.READ);
+    }
+
+    @Test
+    void readEntryInParallel_fileChannelWithReferences_deliversEveryChunkOnceFromSeveralThreads() throws IOException {
+        Random rnd = new Random(25);
+        Map<EntryHeader, ByteBuffer> first = entries(rnd);
+        Checkpoints.Written a = Checkpoints.write("s/a.ilc", OPTIONS, null, first);
+        Map<EntryHeader, ByteBuffer> second = new LinkedHashMap<>();
+        first.forEach((h, b) -> second.put(h, ByteBuffer.allocate(b.remaining()).put(b.duplicate()).put(9, (byte) 7).flip()));
+        Checkpoints.Written b = Checkpoints.write("s/b.ilc", OPTIONS, a.manifest(), second);
+        onDisk("s/a.ilc", a.bytes()).close();
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+
+        try (FileChannel ch = onDisk("s/b.ilc", b.bytes())) {
+            CheckpointReader r = CheckpointReader.open(ch, "s/b.ilc", name -> FileChannel.open(dir.resolve(name), StandardOpenOption.READ));
+            for (Map.Entry<EntryHeader, ByteBuffer> e : second.entrySet()) {
+                int length = e.getValue().remaining();
+                ByteBuffer out = ByteBuffer.allocate(length);
+                List<Long> offsets = Collections.synchronizedList(new ArrayList<>());
+                r.readEntry(e.getKey().name(), 3, (offset, bytes) -> {
+                    threads.add(Thread.currentThread().getName());
+                    offsets.add(offset);
+                    out.put((int) offset, bytes, bytes.position(), bytes.remaining());
+                });
+                assertThat(out).as(e.getKey().name()).isEqualTo(e.getValue());
+                assertThat(offsets).as("each chunk once").doesNotHaveDuplicates().hasSize((length + 8191) / 8192);
+            }
+        }
+        assertThat(b.summary().referencedChunks()).isPositive();
+        assertThat(threads).as("the caller and two helpers").hasSize(3);
+    }
+
+    @Test
+    void readEntryInParallel_damagedChunk_throwsItsMismatchAndNeverDeliversIt() throws IOException {
+        Checkpoints.Written w = Checkpoints.write(OPTIONS, entries(new Random(26)));
+        ChunkDescriptor last = w.manifest().entry("d-NONE").orElseThrow().chunks().stream()
+                .filter(c -> !c.zero()).reduce((x, y) -> y).orElseThrow();
+        byte[] damaged = w.bytes().clone();
+        damaged[(int) last.offset() + 5] ^= 1;
+        Set<Long> delivered = ConcurrentHashMap.newKeySet();
+
+        try (FileChannel ch = onDisk("damaged.ilc", damaged)) {
+            CheckpointReader r = CheckpointReader.open(ch, "damaged.ilc", name -> null);
+            assertThatThrownBy(() -> r.readEntry("d-NONE", 4, (offset, bytes) -> delivered.add(offset)))
+                    .isInstanceOf(ChecksumMismatchException.class).hasMessageContaining("chunk " + last.index());
+            assertThat(delivered).as("the damaged chunk is never delivered").doesNotContain(last.index() * 8192L);
+        }
+    }
+
+    @Test
+    void readEntryInParallel_sinkThrowsOrNoThreads_reportsTheProblem() throws IOException {
+        try (FileChannel ch = onDisk("ok.ilc", Checkpoints.write(OPTIONS, entries(new Random(27))).bytes())) {
+            CheckpointReader r = CheckpointReader.open(ch, "ok.ilc", name -> null);
+            assertThatThrownBy(() -> r.readEntry("d-LZ4", 2, (offset, bytes) -> {
+                throw new IOException("destination full");
+            })).isInstanceOf(IOException.class).hasMessage("destination full");
+            assertThatThrownBy(() -> r.readEntry("d-LZ4", 0, (offset, bytes) -> { }))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+        }
     }
 }

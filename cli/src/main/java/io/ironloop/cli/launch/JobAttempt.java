@@ -379,6 +379,9 @@ final class JobAttempt {
         connections[r] = c;
         sync.set(r, Set.copyOf(syncIterations));
         job.timeline().supervisor(h.time(), attempt, r, c.pid(), TimelineEvent.RANK_CONNECTED, fields());
+        // a rank that has just connected has not finished an iteration: that is --fail RANK@0
+        Optional<Fault.KillAtIteration> kill = stopping ? Optional.empty() : job.faults().takeKill(r, 0);
+        kill.ifPresent(k -> inject(c, k, 0));
     }
 
     private void message(SupervisorInput.RankMessage m) {
@@ -410,12 +413,7 @@ final class JobAttempt {
         }
         Optional<Fault.KillAtIteration> kill = stopping ? Optional.empty() : job.faults().takeKill(r, it);
         if (kill.isPresent()) {
-            injected.add(r);
-            job.log().info("injecting " + kill.get().describe() + ": SIGKILL to rank " + r + " (pid " + c.pid()
-                    + ") at iteration " + it);
-            job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
-                    fields("fault", kill.get().describe(), "signal", "SIGKILL", "iteration", it));
-            ranks[r].kill();
+            inject(c, kill.get(), it);
             return;
         }
         if (sync.get(r).contains(it)) {
@@ -425,6 +423,15 @@ final class JobAttempt {
                 job.log().warn("could not acknowledge iteration " + it + " of rank " + r + ": " + e.getMessage());
             }
         }
+    }
+
+    private void inject(RankConnection c, Fault.KillAtIteration kill, long it) {
+        int r = c.rank();
+        injected.add(r);
+        job.log().info("injecting " + kill.describe() + ": SIGKILL to rank " + r + " (pid " + c.pid() + ") at iteration " + it);
+        job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
+                fields("fault", kill.describe(), "signal", "SIGKILL", "iteration", it));
+        ranks[r].kill();
     }
 
     private void plan(long last) {

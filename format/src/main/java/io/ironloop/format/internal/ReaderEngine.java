@@ -10,18 +10,21 @@ import io.ironloop.format.Manifest;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
 /**
  * Opens, validates and reads one checkpoint file; behind {@link io.ironloop.format.CheckpointReader}.
  * Opening reads only header, trailer and manifest, validating all three completely; chunks are read
- * and checked on demand. Not thread-safe.
+ * and checked on demand. Not thread-safe, except that one parallel {@code readEntry} runs helper threads of
+ * its own.
  */
 public final class ReaderEngine {
     private final SeekableByteChannel channel;
@@ -33,6 +36,7 @@ public final class ReaderEngine {
     private final int paddingCrc;
     private final Map<String, EntryDescriptor> byName = new HashMap<>();
     private final ChunkDecoder decoder = new ChunkDecoder();
+    private final List<ChunkDecoder> helperDecoders = new ArrayList<>();
 
     private ReaderEngine(SeekableByteChannel channel, String fileName, long fileSize, ChunkResolver resolver, ParsedManifest parsed) {
         this.channel = channel;
@@ -111,17 +115,81 @@ public final class ReaderEngine {
 
     /** See {@link io.ironloop.format.CheckpointReader#readEntry(String, ChunkSink)}. */
     public void readEntry(String name, ChunkSink sink) throws IOException {
+        readEntry(name, 1, sink);
+    }
+
+    /** See {@link io.ironloop.format.CheckpointReader#readEntry(String, int, ChunkSink)}. */
+    public void readEntry(String name, int threads, ChunkSink sink) throws IOException {
         Objects.requireNonNull(sink, "sink");
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1: " + threads);
+        }
         EntryDescriptor entry = entry(name);
+        int n = entry.chunks().size();
+        int parts = channel instanceof FileChannel ? Math.max(1, Math.min(threads, n)) : 1;
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> helpers = new ArrayList<>(parts - 1);
+        for (int p = 1; p < parts; p++) {
+            int from = (int) ((long) n * p / parts);
+            int to = (int) ((long) n * (p + 1) / parts);
+            ChunkDecoder own = helperDecoder(p - 1);
+            Thread t = new Thread(() -> readChunks(entry, from, to, own, sink, failure), "ironloop-read-" + p);
+            t.setDaemon(true);
+            helpers.add(t);
+            t.start();
+        }
+        readChunks(entry, 0, (int) ((long) n / parts), decoder, sink, failure);
+        boolean interrupted = false;
+        for (Thread t : helpers) {
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    // the helpers read from a channel that closes with the reader: let them finish
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable f = failure.get();
+        if (f instanceof IOException e) {
+            throw e;
+        } else if (f instanceof RuntimeException e) {
+            throw e;
+        } else if (f instanceof Error e) {
+            throw e;
+        }
+    }
+
+    /**
+     * The decoder of the {@code i}-th helper thread, kept for the reader's later calls: a fresh one would
+     * first-touch a new chunk-sized direct buffer for every entry read.
+     */
+    private ChunkDecoder helperDecoder(int i) {
+        while (helperDecoders.size() <= i) {
+            helperDecoders.add(new ChunkDecoder());
+        }
+        return helperDecoders.get(i);
+    }
+
+    /**
+     * Delivers chunks {@code [from, to)} of {@code entry} to {@code sink}, stopping early once any part of the
+     * read has failed; records this part's failure in {@code failure} unless another came first.
+     */
+    private void readChunks(EntryDescriptor entry, int from, int to, ChunkDecoder dec, ChunkSink sink, AtomicReference<Throwable> failure) {
         try (ChunkSources sources = sources()) {
             List<ChunkDescriptor> chunks = entry.chunks();
             String label = label(entry);
-            for (int i = 0; i < chunks.size(); i++) {
+            for (int i = from; i < to && failure.get() == null; i++) {
                 ChunkDescriptor c = chunks.get(i);
                 String where = where(label, c);
                 ChunkSources.Source src = c.zero() ? null : sources.sourceOf(c, where);
-                sink.accept(i * chunkSize, decoder.decodeChunk(c, src, entry.header().type(), where));
+                sink.accept(i * chunkSize, dec.decodeChunk(c, src, entry.header().type(), where));
             }
+        } catch (IOException | RuntimeException | Error e) {
+            failure.compareAndSet(null, e);
         }
     }
 
