@@ -38,7 +38,7 @@ final class FwiJobs implements AutoCloseable {
     private static String testReference;
 
     private final Path dir;
-    private final List<String> jobIds = new ArrayList<>();
+    private final List<String> jobIds = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     FwiJobs(Path dir) {
         this.dir = dir;
@@ -175,6 +175,11 @@ final class FwiJobs implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The id of the job started last (for a test thread that acts on a running job). */
+    String currentJobId() {
+        return jobIds.get(jobIds.size() - 1);
     }
 
     @Override

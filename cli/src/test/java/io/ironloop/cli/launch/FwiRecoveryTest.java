@@ -5,14 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ironloop.cli.launch.FwiJobs.Run;
 import io.ironloop.core.LineInfo;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +133,72 @@ class FwiRecoveryTest {
                 .satisfies(e -> assertThat(e.longField("count").orElseThrow()).isEqualTo(skipped));
         assertThat(restart.err()).contains("round " + round + ": skipping " + expected + " of 6 shots finished before the restart");
         assertThat(restart.resultLine()).contains(reference());
+    }
+
+    /**
+     * A spot-instance notice from a fake AWS metadata endpoint (IMDSv2), with a termination time 5 s ahead: every
+     * rank saves its published local state durably before it; at that time the whole job is reclaimed (SIGKILL to
+     * every rank), and a restart from the folder ends bit-identical.
+     */
+    @Test
+    void preemptionNotice_fiveSecondDeadline_localStateDurableBeforeItThenRestartBitIdentical() throws Exception {
+        AtomicReference<Instant> termination = new AtomicReference<>();
+        HttpServer metadata = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        metadata.createContext("/latest/api/token", ex -> reply(ex, 200, "token"));
+        metadata.createContext("/latest/meta-data/spot/instance-action", ex -> {
+            Instant t = termination.get();
+            reply(ex, t == null ? 404 : 200, t == null ? "" : "{\"action\": \"terminate\", \"time\": \"" + t + "\"}");
+        });
+        metadata.start();
+        ScheduledExecutorService cloud = Executors.newSingleThreadScheduledExecutor();
+        try {
+            Path params = jobs.params("notice.json", "{\"FT_FOLDER\": \"" + FwiJobs.FOLDER + "\", \"CHECKPOINTING_GLOBAL_ITERATION\": 1,"
+                    + " \"PREEMPTION_NOTICE\": \"AWS\", \"PREEMPTION_POLL_INTERVAL\": 0.2, \"PREEMPTION_MARGIN\": 1,"
+                    + " \"PREEMPTION_AWS_URL\": \"http://127.0.0.1:" + metadata.getAddress().getPort()
+                    + "/latest/meta-data/spot/instance-action\"}");
+            // mid-run (rank 0's slow shots make the job last over 20 s): the provider announces the reclamation, then reclaims at that time
+            cloud.schedule(() -> {
+                Instant t = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+                termination.set(t);
+                cloud.schedule(() -> JobProcesses.killJob(jobs.currentJobId()), Duration.between(Instant.now(), t).toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }, 9, TimeUnit.SECONDS);
+
+            Run first = jobs.run(4, params, b -> { }, "test", PACE, "50", "--slow", "0:1500");
+
+            Instant deadline = termination.get();
+            assertThat(deadline).as("the notice was posted before the job ended\n" + first.story()).isNotNull();
+            assertThat(first.events("complete")).as("the job must still run when it is reclaimed\n" + first.story()).isEmpty();
+            assertThat(first.status()).as(first.story()).isEqualTo(137);
+            assertThat(first.events("trigger")).as(first.story()).hasSize(4)
+                    .allSatisfy(e -> assertThat(e.fields()).containsEntry("deadline", deadline.minusSeconds(1).toString()));
+            for (int rank = 0; rank < 4; rank++) {
+                int r = rank;
+                Instant noticed = first.events("trigger").stream().filter(e -> e.rank() == r).findFirst().orElseThrow().time();
+                assertThat(first.events("saved").stream().filter(e -> e.rank() == r && "local".equals(e.fields().get("level")))
+                        .map(TimelineEvent::time).filter(t -> !t.isBefore(noticed)))
+                        .as("rank %d's local state durable after the notice and before the termination at %s\n%s", r, deadline, first.story())
+                        .isNotEmpty().allSatisfy(t -> assertThat(t).isBefore(deadline));
+            }
+            termination.set(null);
+
+            Run restart = jobs.run(4, params, b -> { }, "test");
+
+            assertThat(restart.status()).as(restart.story()).isZero();
+            assertThat(restart.events("restored")).isNotEmpty();
+            assertThat(restart.resultLine()).contains(reference());
+        } finally {
+            cloud.shutdownNow();
+            metadata.stop(0);
+        }
+    }
+
+    private static void reply(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
     }
 
     @Test
