@@ -369,19 +369,22 @@ final class JobAttempt {
                     TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", reason));
             return;
         }
+        // a rank that has just connected has not finished an iteration: that is --fail RANK@0, and it dies
+        // unwelcomed, so before it can start one
+        Optional<Fault.KillAtIteration> atStart = stopping ? Optional.empty() : job.faults().takeKill(r, 0);
         List<Long> syncIterations = stopping ? List.of() : job.faults().syncIterations(r);
-        try {
-            c.welcome(syncIterations);
-        } catch (IOException e) {
-            job.log().warn("could not welcome rank " + r + ": " + e.getMessage());
-            return;
+        if (atStart.isEmpty()) {
+            try {
+                c.welcome(syncIterations);
+            } catch (IOException e) {
+                job.log().warn("could not welcome rank " + r + ": " + e.getMessage());
+                return;
+            }
         }
         connections[r] = c;
         sync.set(r, Set.copyOf(syncIterations));
         job.timeline().supervisor(h.time(), attempt, r, c.pid(), TimelineEvent.RANK_CONNECTED, fields());
-        // a rank that has just connected has not finished an iteration: that is --fail RANK@0
-        Optional<Fault.KillAtIteration> kill = stopping ? Optional.empty() : job.faults().takeKill(r, 0);
-        kill.ifPresent(k -> inject(c, k, 0));
+        atStart.ifPresent(k -> inject(c, k, 0));
     }
 
     private void message(SupervisorInput.RankMessage m) {

@@ -133,6 +133,20 @@ class LauncherTest {
     }
 
     @Test
+    void run_failAtIterationZero_killsRankAsSoonAsItConnectsAndRestartCompletes() {
+        LaunchResult r = launch(2, b -> b.restarts(1).kill(new Fault.KillAtIteration(1, 0)), "iterations=3");
+
+        assertThat(r.exitStatus()).as(err()).isZero();
+        assertThat(r.attempts()).isEqualTo(2);
+        TimelineEvent injected = events(r, TimelineEvent.FAULT_INJECTED, 1).get(0);
+        assertThat(injected.attempt()).isZero();
+        assertThat(injected.fields()).containsEntry("signal", "SIGKILL").containsEntry("iteration", 0L);
+        assertThat(r.timeline().stream().filter(e -> e.attempt() == 0 && e.rank() == 1 && e.type().equals("iteration")))
+                .as("killed before its first iteration").isEmpty();
+        assertThat(out()).contains("[1] rank 1 done attempt 1");
+    }
+
+    @Test
     void run_preemptFault_sendsSigtermAfterDelayAndRestartCompletes() {
         LaunchResult r = launch(1, b -> b.restarts(1).preempt(new Fault.Preemption(0, Duration.ofMillis(1500))),
                 "iterations=40", "sleep-ms=50");
