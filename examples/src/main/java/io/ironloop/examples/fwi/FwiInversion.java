@@ -74,6 +74,14 @@ public final class FwiInversion {
         return state.round();
     }
 
+    /**
+     * The most rounds an inversion can take: the first evaluation, then per iteration at most
+     * {@value #MAX_BACKTRACKS} trials (the last of which either is accepted or stalls the search).
+     */
+    public long maxRounds() {
+        return 1 + (long) problem.config().maxIterations() * MAX_BACKTRACKS;
+    }
+
     /** Whether no more rounds are needed. */
     public boolean isFinished() {
         FwiState.Phase phase = state.phase();

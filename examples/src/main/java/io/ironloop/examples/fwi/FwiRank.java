@@ -136,6 +136,8 @@ public final class FwiRank {
                     + " line): they are computed again", inversion.round(), dropped);
         }
         ft.startHeartbeatMonitoring();
+        // one saveGlobal per round: a --fail past the most rounds there can be is a usage error at once
+        ft.launcher().plan(inversion.maxRounds());
         long start = System.nanoTime();
         try (TaskPool pool = TaskPool.create(ft.group(), ft.scheduler(), new StealReporter(ft.launcher()))) {
             while (!inversion.isFinished()) {
