@@ -217,6 +217,8 @@ public final class OverheadBench {
         figures.put("loop_rsd_with_pct", Dispersion.rsdPercent(loopWith));
         figures.put("loop_median_without_s", loopWithoutMedian);
         figures.put("loop_median_with_s", loopWithMedian);
+        figures.put("runs_without_s", without);
+        figures.put("runs_with_s", with);
         figures.put("global_saves_per_run_with", java.util.Arrays.stream(savesWith).max().orElse(0));
         figures.put("failed_runs", failedRuns);
         figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);
