@@ -145,7 +145,7 @@ public final class ReaderEngine {
                 try {
                     t.join();
                 } catch (InterruptedException e) {
-                    // the helpers read from a channel that closes with the reader: let them finish
+                    // returning now would leave helpers reading a channel the caller is about to close
                     interrupted = true;
                 }
             }
