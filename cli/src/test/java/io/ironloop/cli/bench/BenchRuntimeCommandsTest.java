@@ -61,10 +61,18 @@ class BenchRuntimeCommandsTest {
         figures.fields().forEachRemaining(e -> {
             if (e.getKey().endsWith("_target_met")) {
                 assertThat(e.getValue().isBoolean()).as(e.getKey()).isTrue();
+            } else if (e.getKey().startsWith("runs_")) {
+                assertThat(e.getValue().isArray()).as(e.getKey()).isTrue();
+                e.getValue().forEach(v -> assertThat(v.isNumber() && v.asDouble() > 0).as(e.getKey() + " " + v).isTrue());
             } else {
                 assertThat(e.getValue().isNumber()).as(e.getKey()).isTrue();
             }
         });
+    }
+
+    private static double median(JsonNode values) {
+        double[] v = java.util.stream.StreamSupport.stream(values.spliterator(), false).mapToDouble(JsonNode::asDouble).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private boolean isEmpty(Path d) throws Exception {
@@ -106,6 +114,10 @@ class BenchRuntimeCommandsTest {
         assertNumbersAndTargets(figures);
         assertThat(figures.path("ranks").asInt()).isEqualTo(1);
         assertThat(figures.path("runs").asInt()).isEqualTo(5);
+        assertThat(figures.path("runs_without_s")).as("every run's time").hasSize(5);
+        assertThat(figures.path("runs_with_s")).hasSize(5);
+        assertThat(figures.path("median_without_s").asDouble()).as("the median of the runs listed")
+                .isEqualTo(median(figures.path("runs_without_s")));
         assertThat(figures.path("global_saves_per_run_with").asLong()).as("a global save per iteration").isEqualTo(3);
         double without = figures.path("median_without_s").asDouble();
         double with = figures.path("median_with_s").asDouble();
