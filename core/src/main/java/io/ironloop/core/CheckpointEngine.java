@@ -95,6 +95,16 @@ public final class CheckpointEngine implements AutoCloseable {
     }
 
     /**
+     * Exercises the checkpoint and restore code once, on a background daemon thread and against an in-memory
+     * store, so that this JVM's first real checkpoint does not pay for loading and interpreting it (about
+     * 200 ms of CPU). Call it where the application waits anyway, e.g. before joining a group. Only the first
+     * call in a JVM does anything.
+     */
+    public static void warmUpInBackground() {
+        io.ironloop.core.internal.Warmup.startOnce();
+    }
+
+    /**
      * Opens an engine writing {@code config.series()} of {@code store}: takes the series' lock and removes
      * temporaries a crashed writer left.
      *

@@ -158,6 +158,8 @@ public final class Ironloop implements AutoCloseable {
         };
         Function<GroupListener, ProcessGroup> joiner = b.joiner != null ? b.joiner
                 : l -> ProcessGroups.join(GroupConfig.from(parameters), l);
+        // the group's formation mostly waits on the network: time to load the checkpoint path
+        CheckpointEngine.warmUpInBackground();
         this.group = joiner.apply(groupListener);
         this.heartbeatSaver = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "ironloop-heartbeat-save");
