@@ -195,6 +195,20 @@ class CheckpointEngineTest {
     }
 
     @Test
+    void warmUpInBackground_calledTwice_runsOneDaemonThreadThatEnds() throws Exception {
+        CheckpointEngine.warmUpInBackground();
+        CheckpointEngine.warmUpInBackground();
+
+        List<Thread> warmups = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("ironloop-warmup")).toList();
+        assertThat(warmups).hasSizeLessThanOrEqualTo(1).allSatisfy(t -> assertThat(t.isDaemon()).isTrue());
+        for (Thread t : warmups) {
+            t.join(30_000);
+            assertThat(t.isAlive()).as("the warm-up ends").isFalse();
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("ironloop-warmup"));
+    }
+
+    @Test
     void read_lineLargerThanTheHeapLeft_isRefusedBeforeAllocating() throws Exception {
         // zero chunks take no room on disk: a line of a few kilobytes claims 192 MiB
         try (CheckpointEngine e = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(dir))) {
