@@ -18,6 +18,12 @@ import org.jgroups.util.Responses;
  * safety net during formation.
  */
 public final class FormationGate extends Protocol {
+    /**
+     * The longest one discovery round waits for answers. Peers answer within milliseconds on a LAN, so a
+     * long round only delays formation: rank 0 would wait it out before creating the cluster, and every
+     * other rank whose round began before rank 0 created it would wait it out again before asking anew.
+     */
+    static final long ROUND_MILLIS = 200;
     private final boolean creator;
     private final long patienceNanos;
 
@@ -41,7 +47,8 @@ public final class FormationGate extends Protocol {
         if (evt.getType() != Event.FIND_INITIAL_MBRS) {
             return down_prot.down(evt);
         }
-        long roundMillis = evt.getArg();
+        long requested = evt.getArg();
+        long roundMillis = Math.min(ROUND_MILLIS, requested);
         long deadline = System.nanoTime() + patienceNanos;
         while (true) {
             Responses r = (Responses) down_prot.down(evt);
