@@ -26,6 +26,7 @@ import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
 import org.jgroups.stack.Protocol;
+import org.jgroups.util.DefaultThreadFactory;
 
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
@@ -56,6 +57,9 @@ final class StackBuilder {
         tcp.setSockConnTimeout(1000);
         tcp.tcpNodelay(true);
         tcp.setSocketFactory(new HandshakeSocketFactory(handshake));
+        // JGroups' own threads are not daemons by default: after close, FD_SOCK2 may still be trying the next
+        // ping destination (connect_timeout per member, 20 s for four) and that kept rank JVMs alive after main
+        tcp.setThreadFactory(new DefaultThreadFactory("jgroups", true, true));
         stack.add(tcp);
         stack.add(new WireCounter());
         stack.add(discovery(config, net));
