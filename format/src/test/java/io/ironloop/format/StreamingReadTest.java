@@ -37,6 +37,19 @@ class StreamingReadTest {
         return m;
     }
 
+    /** A full file {@code s/a.ilc} and a differential {@code s/b.ilc} over it holding {@code second}. */
+    private record Chain(Checkpoints.Written a, Checkpoints.Written b, Map<EntryHeader, ByteBuffer> second) {
+    }
+
+    /** Writes every codec's entry in full, then again with one byte changed, referencing the unchanged chunks. */
+    private static Chain chain(Random rnd) {
+        Map<EntryHeader, ByteBuffer> first = entries(rnd);
+        Checkpoints.Written a = Checkpoints.write("s/a.ilc", OPTIONS, null, first);
+        Map<EntryHeader, ByteBuffer> second = new LinkedHashMap<>();
+        first.forEach((h, b) -> second.put(h, ByteBuffer.allocate(b.remaining()).put(b.duplicate()).put(9, (byte) 7).flip()));
+        return new Chain(a, Checkpoints.write("s/b.ilc", OPTIONS, a.manifest(), second), second);
+    }
+
     /** Collects streamed chunks into one buffer, checking offsets and read-only views. */
     private static ByteBuffer stream(CheckpointReader r, String name, int length) throws IOException {
         ByteBuffer out = ByteBuffer.allocate(length);
@@ -53,12 +66,10 @@ class StreamingReadTest {
 
     @Test
     void readEntryWithSink_everyCodecZeroChunksAndReferences_deliversTheSameBytesInOrder() throws IOException {
-        Random rnd = new Random(21);
-        Map<EntryHeader, ByteBuffer> first = entries(rnd);
-        Checkpoints.Written a = Checkpoints.write("s/a.ilc", OPTIONS, null, first);
-        Map<EntryHeader, ByteBuffer> second = new LinkedHashMap<>();
-        first.forEach((h, b) -> second.put(h, ByteBuffer.allocate(b.remaining()).put(b.duplicate()).put(9, (byte) 7).flip()));
-        Checkpoints.Written b = Checkpoints.write("s/b.ilc", OPTIONS, a.manifest(), second);
+        Chain chain = chain(new Random(21));
+        Checkpoints.Written a = chain.a();
+        Checkpoints.Written b = chain.b();
+        Map<EntryHeader, ByteBuffer> second = chain.second();
 
         CheckpointReader r = Checkpoints.open(b.bytes(), "s/b.ilc", Checkpoints.resolver(Map.of("s/a.ilc", a.bytes())));
 
@@ -122,12 +133,10 @@ class StreamingReadTest {
 
     @Test
     void readEntryInParallel_fileChannelWithReferences_deliversEveryChunkOnceFromSeveralThreads() throws IOException {
-        Random rnd = new Random(25);
-        Map<EntryHeader, ByteBuffer> first = entries(rnd);
-        Checkpoints.Written a = Checkpoints.write("s/a.ilc", OPTIONS, null, first);
-        Map<EntryHeader, ByteBuffer> second = new LinkedHashMap<>();
-        first.forEach((h, b) -> second.put(h, ByteBuffer.allocate(b.remaining()).put(b.duplicate()).put(9, (byte) 7).flip()));
-        Checkpoints.Written b = Checkpoints.write("s/b.ilc", OPTIONS, a.manifest(), second);
+        Chain chain = chain(new Random(25));
+        Checkpoints.Written a = chain.a();
+        Checkpoints.Written b = chain.b();
+        Map<EntryHeader, ByteBuffer> second = chain.second();
         onDisk("s/a.ilc", a.bytes()).close();
         Set<String> threads = ConcurrentHashMap.newKeySet();
 
