@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
             "Run an example application under the launcher with real faults (SIGKILL at an iteration, SIGTERM after a",
             "delay), let the supervisor restart it from its checkpoints, and compare its result bit for bit with a",
             "failure-free run. Without --fail and --preempt the demo injects one of each (bare 'ironloop demo' is",
-            "'demo fwi --ranks 4 --fail 1@5 --preempt 2@20s', about two minutes on two cores).",
+            "'demo fwi --ranks 4 --fail 1@5 --preempt 2@20s', about a minute on two cores).",
             "",
             "Progress and the timeline go to standard error; the last two lines of standard output are",
             "'result sha256=<hex>' and 'bit-identical to failure-free run: yes|no (reference sha256=<hex>)'.",
