@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -113,7 +114,10 @@ final class InspectCommand implements Callable<Integer> {
         } else {
             printText(out, name, fileBytes, m, stats);
         }
-        return Main.OK;
+        // the same identity rule restore applies: a file put in another's place is damage, whatever it holds
+        Optional<String> identity = StoreCatalog.of(store).identityProblem(name, m);
+        identity.ifPresent(problem -> spec.commandLine().getErr().println("ironloop inspect: DAMAGED: " + problem));
+        return identity.isPresent() ? Main.FAILURE : Main.OK;
     }
 
     private static void printText(PrintWriter out, String name, long fileBytes, Manifest m, ChunkStats s) {

@@ -3,6 +3,7 @@ package io.ironloop.core;
 import io.ironloop.IronloopException;
 import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineCatalog;
+import io.ironloop.core.internal.LineIdentity;
 import io.ironloop.core.internal.LinePersister;
 import io.ironloop.core.internal.ProtectedEntry;
 import io.ironloop.core.internal.Retention;
@@ -14,6 +15,7 @@ import io.ironloop.format.EntryHeader;
 import io.ironloop.format.FileMeta;
 import io.ironloop.format.Manifest;
 import io.ironloop.format.Scope;
+import io.ironloop.format.UnsupportedVersionException;
 import io.ironloop.format.WriterOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -274,13 +276,16 @@ public final class CheckpointEngine implements AutoCloseable {
     /**
      * Restores the newest complete line into the protected objects, verifying every checksum. Each entry is
      * streamed chunk by chunk straight into its array or buffer (entities through their staging buffer), so
-     * an object only receives verified bytes. A corrupt line is skipped with a warning naming the file, and
-     * the previous one is tried; it overwrites whatever the corrupt line had already restored.
+     * an object only receives verified bytes. A line that cannot be used is skipped with a warning naming the
+     * file and why, and the previous one is tried (it overwrites whatever the skipped line had already
+     * restored): a corrupt line, a data file that is not the one its commit record committed (another rank's,
+     * line's or job's file), and an intact line that lacks a protected entry or holds one with another type
+     * or shape ({@link EntryMismatchException}, checked before anything is restored).
      *
      * @return the line restored, or empty when the series has no committed line
      * @throws SettingsMismatchException if the line was made under other settings (unless ignoreSettings)
-     * @throws NoIntactCheckpointException if lines exist but none is intact
-     * @throws IronloopException if a line lacks a protected entry or holds it with another type or shape
+     * @throws UnsupportedVersionException if a newer Ironloop wrote the newest line: upgrade rather than roll back
+     * @throws NoIntactCheckpointException if lines exist but none is usable
      */
     public Optional<LineInfo> restore() {
         awaitDurable();
@@ -360,37 +365,79 @@ public final class CheckpointEngine implements AutoCloseable {
 
     /**
      * The one fallback loop behind {@link #restore()} and {@link #read()}: offers the committed lines newest
-     * first to {@code admit} (which may refuse by throwing, ending the search) and then, opened and
-     * validated, to {@code reader}; a line that turns out corrupt or unreadable is reported with a warning
-     * naming its file and the next older one is tried.
+     * first to {@code admit} (which may refuse by throwing, ending the search), then opens each, checks that
+     * its data file is the one its commit record committed ({@link LineIdentity}) and hands it to
+     * {@code reader}. A line that turns out corrupt, unreadable, another file than committed, or not holding
+     * the protected entries is reported with a warning naming its file and the difference, and the next older
+     * one is tried. Commit records newer than the line restored that do not hold are reported the same way.
+     * A line or commit record written by a newer major format version stops the search: restoring an older
+     * line instead would silently roll back state a newer Ironloop saved.
      *
      * @param done what succeeding means, for messages ("restored", "read")
      * @param advice appended to the message when no line is intact
      * @return what {@code reader} returned for the newest intact line, or empty when no line is committed
-     * @throws NoIntactCheckpointException when lines exist but none is intact; each failure is suppressed in it
+     * @throws UnsupportedVersionException when a newer Ironloop wrote a line newer than every usable one
+     * @throws NoIntactCheckpointException when lines exist but none is usable; each failure is suppressed in it
      */
     private <T> Optional<T> newestIntact(String done, String advice, java.util.function.Consumer<LineInfo> admit, LineReader<T> reader) {
-        List<LineInfo> lines = lines();
+        Map<String, RuntimeException> invalid = new java.util.TreeMap<>();
+        List<LineInfo> lines;
+        try {
+            lines = LineCatalog.committed(store, config.series(), invalid::put);
+        } catch (IOException e) {
+            throw new IronloopException("cannot list lines of " + config.series() + " in " + store.location() + ": " + e, e);
+        }
         List<Exception> failures = new ArrayList<>();
         for (int i = lines.size() - 1; i >= 0; i--) {
             LineInfo line = lines.get(i);
+            refuseNewerFormat(invalid, line.sequence());
             admit.accept(line);
             try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                return Optional.of(reader.read(line, CheckpointReader.open(ch, line.dataFile(), store::openRead)));
-            } catch (CorruptCheckpointException | IOException e) {
+                CheckpointReader opened = CheckpointReader.open(ch, line.dataFile(), store::openRead);
+                LineIdentity.check(line, opened.manifest());
+                T result = reader.read(line, opened);
+                reportSkippedRecords(invalid, line);
+                return Optional.of(result);
+            } catch (CorruptCheckpointException | EntryMismatchException | IOException e) {
+                if (e instanceof UnsupportedVersionException u && u.newer()) {
+                    throw u;
+                }
                 LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
                         done, e.getMessage());
                 safely(() -> listener.restoreFellBack(line, e));
                 failures.add(e);
             }
         }
+        refuseNewerFormat(invalid, 0);
+        reportSkippedRecords(invalid, null);
         if (lines.isEmpty()) {
             return Optional.empty();
         }
         NoIntactCheckpointException none = new NoIntactCheckpointException("none of the " + lines.size() + " committed lines of series "
-                + config.series() + " in " + store.location() + " is intact;" + (advice.isEmpty() ? " see the suppressed causes" : advice));
+                + config.series() + " in " + store.location() + " can be " + done + " (the newest: " + failures.get(0).getMessage() + ");"
+                + (advice.isEmpty() ? " see the suppressed causes" : advice));
         failures.forEach(none::addSuppressed);
         throw none;
+    }
+
+    /** Throws the first commit record of a newer format whose line is newer than {@code sequence}. */
+    private static void refuseNewerFormat(Map<String, RuntimeException> invalid, long sequence) {
+        for (Map.Entry<String, RuntimeException> e : invalid.entrySet()) {
+            if (e.getValue() instanceof UnsupportedVersionException u && u.newer() && LineCatalog.sequenceOf(e.getKey(), null) > sequence) {
+                throw u;
+            }
+        }
+    }
+
+    /** Warns about the invalid commit records newer than {@code restored} (all of them when it is null). */
+    private void reportSkippedRecords(Map<String, RuntimeException> invalid, LineInfo restored) {
+        for (Map.Entry<String, RuntimeException> e : invalid.entrySet()) {
+            if (restored == null || LineCatalog.sequenceOf(e.getKey(), null) > restored.sequence()) {
+                LOG.warn("commit record {} of {} does not hold ({}); its line is skipped{}", e.getKey(), store.location(),
+                        e.getValue().getMessage(), restored == null ? "" : " and the older line " + restored.sequence() + " is used");
+                safely(() -> listener.restoreSkippedRecord(e.getKey(), e.getValue()));
+            }
+        }
     }
 
     /** SHA-256 (hex) of the settings entries as registered now. */
@@ -484,17 +531,19 @@ public final class CheckpointEngine implements AutoCloseable {
         return HexFormat.of().formatHex(sha.digest());
     }
 
+    /**
+     * Checks, before anything is restored, that {@code line} holds every protected entry with a type and shape
+     * it can be restored into.
+     *
+     * @throws EntryMismatchException naming the entry, what the line holds and what is registered
+     */
     private void checkMatches(LineInfo line, Manifest manifest) {
-        if (!manifest.meta().settingsFingerprint().equals(line.settingsFingerprint()) || manifest.meta().iteration() != line.iteration()) {
-            throw new CorruptCheckpointException(line.dataFile(), 0, "data file does not belong to its commit record (iteration "
-                    + manifest.meta().iteration() + " vs " + line.iteration() + ")");
-        }
         for (ProtectedEntry e : entries.values()) {
-            EntryDescriptor d = manifest.entry(e.name()).orElseThrow(() -> new IronloopException("checkpoint " + line.dataFile()
-                    + " has no entry '" + e.name() + "' (it has " + manifest.entries().stream().map(EntryDescriptor::name).toList()
+            EntryDescriptor d = manifest.entry(e.name()).orElseThrow(() -> new EntryMismatchException(line.dataFile(),
+                    "has no entry '" + e.name() + "' (it has " + manifest.entries().stream().map(EntryDescriptor::name).toList()
                     + "): protect the same state as the run that wrote it, or unprotect '" + e.name() + "' before restoring"));
             if (!e.accepts(d.header().type(), d.header().shape())) {
-                throw new IronloopException("checkpoint " + line.dataFile() + " holds '" + e.name() + "' as " + d.header().type()
+                throw new EntryMismatchException(line.dataFile(), "holds '" + e.name() + "' as " + d.header().type()
                         + java.util.Arrays.toString(d.header().shape()) + " but it is protected as " + e.type()
                         + java.util.Arrays.toString(e.shape(0)) + ": restore with the same shapes, or read() it as new arrays");
             }

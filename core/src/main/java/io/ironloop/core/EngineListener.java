@@ -34,8 +34,21 @@ public interface EngineListener {
     default void restoreFinished(String series, LineInfo line, Duration took) {
     }
 
-    /** {@code line} could not be restored (corrupt or unreadable); an older line is tried next. */
+    /**
+     * {@code line} could not be restored (corrupt, unreadable, not the file its commit record committed, or
+     * not holding the protected entries as registered); an older line is tried next.
+     */
     default void restoreFellBack(LineInfo line, Throwable cause) {
+    }
+
+    /**
+     * A commit record newer than the line being restored does not hold (damaged, or describing another
+     * series or line than the one it is named for), so its line does not exist and an older one is restored.
+     *
+     * @param commitFile the record's store-relative name
+     * @param cause why it does not hold, naming the record and the offset
+     */
+    default void restoreSkippedRecord(String commitFile, Throwable cause) {
     }
 
     /**

@@ -3,6 +3,8 @@ package io.ironloop.core;
 import io.ironloop.core.internal.DirectoryStore;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.StoreVerifier;
+import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.Manifest;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -109,6 +112,30 @@ public final class StoreCatalog {
      */
     public VerifyReport verifyFile(String name) throws IOException {
         return new StoreVerifier(store).verifyFile(name);
+    }
+
+    /**
+     * Why the data file {@code dataFile}, whose validated manifest is {@code manifest}, is not the file its
+     * commit record committed (another rank's, series', line's or job's file put in its place) or, when it has
+     * no valid commit record, not the file its own name says; empty when it is. Restore and verification apply
+     * the same rule ({@link #verifyStore()} reports it as a problem; restore skips the line).
+     *
+     * @param dataFile store-relative name of a data file
+     * @param manifest its manifest, as {@link io.ironloop.format.CheckpointReader#manifest()} returned it
+     */
+    public Optional<String> identityProblem(String dataFile, Manifest manifest) throws IOException {
+        String series = dataFile.substring(0, dataFile.indexOf('/'));
+        String commit = dataFile.substring(0, dataFile.length() - DATA_SUFFIX.length()) + COMMIT_SUFFIX;
+        List<String> files = store.listFiles(series);
+        LineInfo line = null;
+        if (files.contains(commit)) {
+            try {
+                line = LineCatalog.checkedCommit(store, commit, files);
+            } catch (CorruptCheckpointException e) {
+                // an invalid record vouches for nothing: compare the file with its own name only
+            }
+        }
+        return Optional.ofNullable(StoreVerifier.identityProblem(dataFile, manifest, line));
     }
 
     private List<String> temporaries(String series) throws IOException {

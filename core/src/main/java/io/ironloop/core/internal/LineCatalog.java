@@ -37,12 +37,21 @@ public final class LineCatalog {
     public static long highestSequence(Store store, String series) throws IOException {
         long max = 0;
         for (String name : store.listFiles(series)) {
-            Matcher m = LINE.matcher(name.substring(series.length() + 1));
-            if (m.matches()) {
-                max = Math.max(max, Long.parseLong(m.group(1)));
-            }
+            max = Math.max(max, sequenceOf(name, null));
         }
         return max;
+    }
+
+    /**
+     * The line number in a store-relative name {@code series/line-NNNNNNNNNNNN.ilc} or {@code .commit}, or -1 when
+     * the name is not a line's file (or, with {@code suffix} not null, not one with that suffix).
+     */
+    public static long sequenceOf(String name, String suffix) {
+        Matcher m = LINE.matcher(name.substring(name.indexOf('/') + 1));
+        if (!m.matches() || suffix != null && !suffix.equals(m.group(2))) {
+            return -1;
+        }
+        return Long.parseLong(m.group(1));
     }
 
     /**

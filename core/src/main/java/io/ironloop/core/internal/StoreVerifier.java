@@ -124,10 +124,9 @@ public final class StoreVerifier {
                 return;
             }
             Manifest m = reader.manifest();
-            if (expected != null && (m.meta().iteration() != expected.iteration()
-                    || !m.meta().settingsFingerprint().equals(expected.settingsFingerprint()))) {
-                problems.add(new Problem(name, null, -1, name, 0, -1, -1, "data file does not belong to its commit record: iteration "
-                        + m.meta().iteration() + " vs " + expected.iteration() + " in the commit record"));
+            String identity = identityProblem(name, m, expected);
+            if (identity != null) {
+                problems.add(new Problem(name, null, -1, name, 0, -1, -1, identity));
             }
             int before = problems.size();
             for (EntryDescriptor e : m.entries()) {
@@ -156,6 +155,18 @@ public final class StoreVerifier {
                 }
             }
         }
+    }
+
+    /**
+     * Why the data file {@code name} (manifest {@code m}) is not the file its commit record {@code line} committed
+     * or, without a record, not the file its name says; null when it is. The same rule restore applies.
+     */
+    public static String identityProblem(String name, Manifest m, LineInfo line) {
+        if (line == null) {
+            return LineIdentity.pathMismatch(name, m);
+        }
+        List<String> differences = LineIdentity.differences(line, m);
+        return differences.isEmpty() ? null : LineIdentity.mismatch(line, differences);
     }
 
     private void checkChunk(String file, String entry, ChunkDescriptor c, Map<String, SeekableByteChannel> open) throws IOException {

@@ -52,7 +52,9 @@ class FileFrameTest {
     void open_otherMajorVersion_throwsUnsupportedVersionWithClearMessage() {
         CorruptCheckpointException e = openFails(withHeader(new FileHeader(2, 3, 0)));
 
-        assertThat(e).isInstanceOf(UnsupportedVersionException.class).hasMessageContaining("format version 2.3 is not supported");
+        assertThat(e).isInstanceOf(UnsupportedVersionException.class).hasMessageContaining("written by a newer Ironloop (format 2.3")
+                .hasMessageContaining("upgrade Ironloop");
+        assertThat(((UnsupportedVersionException) e).newer()).isTrue();
         assertThat(((UnsupportedVersionException) e).major()).isEqualTo(2);
         assertThat(e.offset()).isEqualTo(Layout.H_MAJOR);
     }
