@@ -147,15 +147,15 @@ public final class CommitRecord {
             throw new CorruptCheckpointException(file, Math.max(crcAt, 0), "commit record does not end with a line 'crc32c' and eight"
                     + " lowercase hex digits (truncated, or edited?)");
         }
-        String json = text.substring(MAGIC_LINE.length(), jsonEnd - 1);
-        if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
-            throw new CorruptCheckpointException(file, MAGIC_LINE.length(), "commit record has more than three lines");
-        }
         int stored = HexFormat.fromHexDigits(text, jsonEnd + CRC_PREFIX.length(), jsonEnd + CRC_PREFIX.length() + 8);
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, crcAt);
         if ((int) crc.getValue() != stored) {
             throw new ChecksumMismatchException(file, 0, "the commit record (" + crcAt + " bytes)", stored, (int) crc.getValue());
+        }
+        String json = text.substring(MAGIC_LINE.length(), jsonEnd - 1);
+        if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
+            throw new CorruptCheckpointException(file, MAGIC_LINE.length(), "commit record has more than three lines");
         }
         LineInfo line = new Parser(json, file).record();
         checkSelfReferences(line, file);

@@ -49,6 +49,7 @@ public final class ManifestParser {
      * @param base the manifest's offset in the file, added to JSON offsets in messages
      */
     public static ParsedManifest parse(byte[] json, String file, long base) {
+        checkPlainUtf8(json, file, base);
         try (JsonParser p = ManifestJson.FACTORY.createParser(json)) {
             return new ManifestParser(p, file, base).document();
         } catch (IOException e) {
@@ -60,6 +61,22 @@ public final class ManifestParser {
             throw e;
         } catch (RuntimeException e) {
             throw new CorruptCheckpointException(file, base, "manifest cannot be parsed: " + e, e);
+        }
+    }
+
+    /**
+     * A manifest is UTF-8 without a byte-order mark. JSON's grammar never allows a raw NUL byte (inside strings
+     * it must be escaped), so rejecting NUL also rejects UTF-16 and UTF-32, which Jackson would otherwise
+     * detect and accept, as it would skip a BOM.
+     */
+    private static void checkPlainUtf8(byte[] json, String file, long base) {
+        if (json.length >= 3 && (json[0] & 0xFF) == 0xEF && (json[1] & 0xFF) == 0xBB && (json[2] & 0xFF) == 0xBF) {
+            throw new CorruptCheckpointException(file, base, "manifest starts with a byte-order mark; manifests are UTF-8 without one");
+        }
+        for (int i = 0; i < json.length; i++) {
+            if (json[i] == 0) {
+                throw new CorruptCheckpointException(file, base + i, "manifest holds a NUL byte: it is not UTF-8 JSON");
+            }
         }
     }
 
