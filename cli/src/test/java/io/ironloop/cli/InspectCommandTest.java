@@ -86,4 +86,25 @@ class InspectCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("does not exist");
     }
+
+    @Test
+    void inspect_anotherRanksDataFileInPlace_exitsOneNamingTheMismatch(@TempDir Path tmp) throws Exception {
+        Path root = kept.copyTo(tmp.resolve("store"));
+        Path target = root.resolve(data(RANK0, 1));
+        Files.copy(root.resolve(data(RANK1, 1)), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // the commit record is made to state the new size, with a valid CRC: only the identity check can tell
+        Path record = root.resolve(KeptCheckpoint.commit(RANK0, 1));
+        String json = Files.readAllLines(record).get(1).replaceAll("\"dataBytes\":[0-9]+", "\"dataBytes\":" + Files.size(target));
+        String body = "IRONLOOP-COMMIT 1\n" + json + "\n";
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Files.writeString(record, body + "crc32c " + java.util.HexFormat.of().toHexDigits((int) crc.getValue()) + "\n");
+
+        Run r = run("inspect", target);
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("rank          1 of world size 2");
+        assertThat(r.err()).contains("DAMAGED").contains("does not belong to its commit record " + KeptCheckpoint.commit(RANK0, 1))
+                .contains("rank 1 in the data file, 0 in the commit record");
+    }
 }
