@@ -3,7 +3,6 @@ package io.ironloop.core;
 import io.ironloop.core.internal.DirectoryStore;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.StoreVerifier;
-import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.Manifest;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -105,7 +104,7 @@ public final class StoreCatalog {
 
     /**
      * Verifies one file: a commit record (verifying its line as {@link #verifyLine} does) or a data file (every
-     * chunk, following references).
+     * chunk, following references, and its identity against its valid commit record, or its own name without one).
      *
      * @param name store-relative name ending in {@link #DATA_SUFFIX} or {@link #COMMIT_SUFFIX}
      * @throws IllegalArgumentException if the name is neither a data file nor a commit record
@@ -124,18 +123,7 @@ public final class StoreCatalog {
      * @param manifest its manifest, as {@link io.ironloop.format.CheckpointReader#manifest()} returned it
      */
     public Optional<String> identityProblem(String dataFile, Manifest manifest) throws IOException {
-        String series = dataFile.substring(0, dataFile.indexOf('/'));
-        String commit = dataFile.substring(0, dataFile.length() - DATA_SUFFIX.length()) + COMMIT_SUFFIX;
-        List<String> files = store.listFiles(series);
-        LineInfo line = null;
-        if (files.contains(commit)) {
-            try {
-                line = LineCatalog.checkedCommit(store, commit, files);
-            } catch (CorruptCheckpointException e) {
-                // an invalid record vouches for nothing: compare the file with its own name only
-            }
-        }
-        return Optional.ofNullable(StoreVerifier.identityProblem(dataFile, manifest, line));
+        return Optional.ofNullable(StoreVerifier.identityProblem(dataFile, manifest, StoreVerifier.committedLineOf(store, dataFile)));
     }
 
     private List<String> temporaries(String series) throws IOException {

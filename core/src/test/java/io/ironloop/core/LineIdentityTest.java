@@ -118,6 +118,26 @@ class LineIdentityTest {
     }
 
     @Test
+    void verifyFile_dataFileOfAnotherJobUnderTheSameName_isAProblem() throws IOException {
+        Path otherStore = dir.resolve("elsewhere");
+        double[] state = new double[N];
+        try (CheckpointEngine e = CheckpointEngine.open(config("job-b", 0, "rank-00000"), Store.directory(otherStore))) {
+            e.protect("state", Scope.LOCAL, state);
+            for (int it = 1; it <= 2; it++) {
+                fill(state, "job-b", 0, it);
+                e.checkpoint(it);
+                e.awaitDurable();
+            }
+        }
+        replaceRankZeroLineTwoWith("elsewhere/" + data("rank-00000", 2));
+
+        StoreCatalog.VerifyReport report = StoreCatalog.of(Store.directory(dir)).verifyFile(data("rank-00000", 2));
+
+        assertThat(report.problems()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("job job-b in the data file, job-a in the commit record"));
+    }
+
+    @Test
     void restore_ownOlderLineCopiedOverTheNewest_fallsBack() throws IOException {
         replaceRankZeroLineTwoWith(data("rank-00000", 1));
         List<Throwable> fellBack = new ArrayList<>();
@@ -139,6 +159,7 @@ class LineIdentityTest {
             assertThat(p.message()).contains("does not belong to its commit record").contains("rank 1 in the data file");
         });
         assertThat(StoreCatalog.of(Store.directory(dir)).verifyLine("rank-00000", 2).ok()).isFalse();
+        assertThat(StoreCatalog.of(Store.directory(dir)).verifyFile(data("rank-00000", 2)).ok()).isFalse();
     }
 
     @Test

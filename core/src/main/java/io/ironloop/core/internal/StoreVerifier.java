@@ -86,7 +86,7 @@ public final class StoreVerifier {
         if (name.endsWith(LineCatalog.COMMIT_SUFFIX)) {
             verifyCommitAndData(name, store.listFiles(name.substring(0, name.indexOf('/'))));
         } else if (name.endsWith(LineCatalog.DATA_SUFFIX)) {
-            verifyData(name, null);
+            verifyData(name, committedLineOf(store, name));
         } else {
             throw new IllegalArgumentException("not a data file (" + LineCatalog.DATA_SUFFIX + ") or commit record ("
                     + LineCatalog.COMMIT_SUFFIX + "): " + name);
@@ -154,6 +154,24 @@ public final class StoreVerifier {
                     // read-only channel; nothing was written that a failed close could lose
                 }
             }
+        }
+    }
+
+    /**
+     * The line whose valid commit record commits the data file {@code dataFile}, or null when it has none (or
+     * an invalid one, which vouches for nothing).
+     */
+    public static LineInfo committedLineOf(Store store, String dataFile) throws IOException {
+        String series = dataFile.substring(0, dataFile.indexOf('/'));
+        String commit = dataFile.substring(0, dataFile.length() - LineCatalog.DATA_SUFFIX.length()) + LineCatalog.COMMIT_SUFFIX;
+        List<String> files = store.listFiles(series);
+        if (!files.contains(commit)) {
+            return null;
+        }
+        try {
+            return LineCatalog.checkedCommit(store, commit, files);
+        } catch (CorruptCheckpointException e) {
+            return null;
         }
     }
 
