@@ -36,6 +36,10 @@ public final class ManifestChecks {
             throw new CorruptCheckpointException(file, manifestAt, "manifest declares format version " + m.formatVersion()
                     + " but the header " + header.major());
         }
+        if (parsed.minor() != header.minor()) {
+            throw new CorruptCheckpointException(file, manifestAt, "manifest declares format minor version " + parsed.minor()
+                    + " but the header " + header.minor());
+        }
         long chunkSize = parsed.chunkSize();
         if (Long.bitCount(chunkSize) != 1) {
             throw new CorruptCheckpointException(file, manifestAt, "manifest: chunkSize " + chunkSize + " is not a power of two");

@@ -43,9 +43,18 @@ class FileFrameTest {
 
     @Test
     void open_newerMinorVersion_isRead() throws IOException {
-        byte[] file = withHeader(new FileHeader(Layout.MAJOR, Layout.MINOR + 7, 0));
+        Forge.Parts parts = Forge.split(Forge.valid());
+        String json = parts.json().replace("\"formatMinorVersion\":" + Layout.MINOR, "\"formatMinorVersion\":" + (Layout.MINOR + 7));
+        byte[] file = Forge.file(new FileHeader(Layout.MAJOR, Layout.MINOR + 7, 0), parts.payload(), json);
 
         assertThat(Checkpoints.readAll(Checkpoints.open(file, Forge.NAME, ChunkResolver.NONE))).hasSize(3);
+    }
+
+    @Test
+    void open_manifestMinorVersionDiffersFromHeader_isRejected() {
+        CorruptCheckpointException e = openFails(withHeader(new FileHeader(Layout.MAJOR, Layout.MINOR + 1, 0)));
+
+        assertThat(e).hasMessageContaining("format minor version " + Layout.MINOR + " but the header " + (Layout.MINOR + 1));
     }
 
     @Test
