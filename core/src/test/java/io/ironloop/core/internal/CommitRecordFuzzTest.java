@@ -108,6 +108,44 @@ class CommitRecordFuzzTest {
         assertThat(java.util.Arrays.stream(kinds).min().orElseThrow()).as("every kind of mutation is tried").isGreaterThan(300);
     }
 
+    @Test
+    void decode_randomEditsResealed_eitherRejectedOrDescribeTheLineTheyAreNamedFor() {
+        LineInfo line = CommitRecordTest.line();
+        String json = CommitRecordTest.json(line);
+        String alphabet = "{}[]\",:0123456789-.eE \\u/abcdefrank-lin.ilc\t\u00e9\ud83d\ude00";
+        Random rnd = new Random(31337);
+        int accepted = 0;
+        for (int trial = 0; trial < 5000; trial++) {
+            StringBuilder s = new StringBuilder(json);
+            for (int edits = 1 + rnd.nextInt(3); edits > 0 && s.length() > 0; edits--) {
+                int at = rnd.nextInt(s.length());
+                switch (rnd.nextInt(3)) {
+                    case 0 -> s.insert(at, alphabet.charAt(rnd.nextInt(alphabet.length())));
+                    case 1 -> s.deleteCharAt(at);
+                    default -> s.setCharAt(at, alphabet.charAt(rnd.nextInt(alphabet.length())));
+                }
+            }
+            String edited = s.toString();
+            byte[] record = CommitRecordTest.seal(edited);
+            try {
+                LineInfo l = CommitRecord.decode(record, CommitRecordTest.NAME);
+                accepted++;
+                assertThat(l.series()).as(edited).isEqualTo(line.series());
+                assertThat(l.sequence()).as(edited).isEqualTo(line.sequence());
+                assertThat(l.dataFile()).as(edited).isEqualTo(line.dataFile());
+                assertThat(l.rank()).as(edited).isLessThan(l.worldSize());
+                assertThat(l.full()).as(edited).isEqualTo(l.references().isEmpty());
+                assertThat(l.references()).as(edited).allSatisfy(r -> assertThat(LineCatalog.sequenceOf(r, LineCatalog.DATA_SUFFIX))
+                        .isBetween(1L, line.sequence() - 1));
+            } catch (CorruptCheckpointException e) {
+                assertThat(e).as(edited).hasMessageStartingWith(CommitRecordTest.NAME + " at offset ");
+            } catch (RuntimeException | Error e) {
+                throw new AssertionError("trial " + trial + ": " + e + " on " + edited, e);
+            }
+        }
+        assertThat(accepted).as("some edits (whitespace, other digits) keep a valid record").isPositive();
+    }
+
     private static void assertRejected(byte[] record, Class<? extends CorruptCheckpointException> expected, String what) {
         try {
             LineInfo accepted = CommitRecord.decode(record, CommitRecordTest.NAME);
