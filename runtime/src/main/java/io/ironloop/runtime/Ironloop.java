@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
@@ -28,6 +29,7 @@ import io.ironloop.ConfigurationException;
 import io.ironloop.IronloopException;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.CheckpointPolicy;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
@@ -46,7 +48,7 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.internal.state.CompletionFile;
-import io.ironloop.runtime.internal.state.SaveGate;
+import io.ironloop.runtime.internal.state.FrequencyGates;
 import io.ironloop.runtime.internal.state.SeriesFiles;
 import io.ironloop.runtime.internal.state.Shadow;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
@@ -118,8 +120,9 @@ public final class Ironloop implements AutoCloseable {
     private final Object localLock = new Object();
     private final Map<String, Shadow> globals = new LinkedHashMap<>();
     private final Map<String, Shadow> locals = new LinkedHashMap<>();
-    private final SaveGate globalGate;
-    private final SaveGate localGate;
+    private final LongSupplier clock;
+    private final CheckpointPolicy globalGates;
+    private final CheckpointPolicy localGates;
     private final boolean fresh;
     private final boolean publishGlobalEveryCall;
     private final LauncherLink launcher = LauncherLink.get();
@@ -143,10 +146,9 @@ public final class Ironloop implements AutoCloseable {
         this.settings = canonical(b.settings);
         this.folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         this.fresh = parameters.get(RuntimeKeys.FRESH);
-        this.globalGate = new SaveGate(parameters.find(RuntimeKeys.CHECKPOINTING_GLOBAL_ITERATION),
-                List.of(parameters.find(RuntimeKeys.CHECKPOINTING_TIME_GLOBAL)), true);
-        this.localGate = new SaveGate(Optional.empty(), List.of(parameters.find(RuntimeKeys.CHECKPOINTING_TIME_LOCAL),
-                parameters.find(RuntimeKeys.CHECKPOINTING_TIME_DIFF_LOCAL)), false);
+        this.clock = b.clock;
+        this.globalGates = FrequencyGates.global(parameters, clock);
+        this.localGates = FrequencyGates.local(parameters, clock);
         boolean signals = parameters.get(TriggerKeys.TRIGGER_SIGNAL);
         boolean notices = parameters.get(TriggerKeys.PREEMPTION_NOTICE) != PreemptionNoticeSource.NONE;
         this.publishGlobalEveryCall = signals || notices;
@@ -464,13 +466,15 @@ public final class Ironloop implements AutoCloseable {
         synchronized (globalLock) {
             now = ++iteration;
             if (group.rank() == 0) {
-                boolean due = globalGate.due(now, System.nanoTime());
+                long t = clock.getAsLong();
+                boolean due = globalGates.due(t);
                 if (due || publishGlobalEveryCall) {
                     globals.values().forEach(Shadow::publish);
                     globalPublished = now;
                 }
                 if (due) {
                     globalEngine.checkpoint(now);
+                    globalGates.taken(t, globalEngine.lastCost());
                     globalPersisted = now;
                     saved = true;
                 }
@@ -591,10 +595,12 @@ public final class Ironloop implements AutoCloseable {
     public boolean saveLocal() {
         publishLocal();
         synchronized (localLock) {
-            if (!localGate.due(localPublishedVersion, System.nanoTime())) {
+            long t = clock.getAsLong();
+            if (!localGates.due(t)) {
                 return false;
             }
             persistLocal(false);
+            localGates.taken(t, localEngine.lastCost());
             return true;
         }
     }
@@ -831,6 +837,7 @@ public final class Ironloop implements AutoCloseable {
         private Function<GroupListener, ProcessGroup> joiner;
         private TriggerListener triggerListener = TriggerListener.NONE;
         private RuntimeListener listener = RuntimeListener.NONE;
+        private LongSupplier clock = System::nanoTime;
 
         private Builder() {
         }
@@ -871,6 +878,12 @@ public final class Ironloop implements AutoCloseable {
         /** Receives the runtime's events (saves, restores, triggers). */
         public Builder listener(RuntimeListener l) {
             this.listener = Objects.requireNonNull(l, "listener");
+            return this;
+        }
+
+        /** The monotonic clock (nanoseconds) the frequency gates read; tests inject one instead of sleeping. */
+        Builder clock(LongSupplier nanoClock) {
+            this.clock = Objects.requireNonNull(nanoClock, "nanoClock");
             return this;
         }
 
