@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +103,6 @@ public final class Ironloop implements AutoCloseable {
     /** The series of the global state. */
     public static final String GLOBAL_SERIES = "global";
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
-    private static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,})");
     private static final String SETTINGS_ENTRY = "ironloop.settings";
     private static final Duration TRIGGER_WAIT = Duration.ofSeconds(60);
 
@@ -551,8 +549,8 @@ public final class Ironloop implements AutoCloseable {
         try {
             String current = localEngine.settingsFingerprint();
             for (String series : StoreCatalog.of(store).series()) {
-                var m = RANK_SERIES.matcher(series);
-                if (!m.matches() || Long.parseLong(m.group(1)) % group.size() != group.rank()) {
+                int rank = StoreCatalog.rankOf(series);
+                if (rank < 0 || rank % group.size() != group.rank()) {
                     continue;
                 }
                 try (Store copy = Store.inMemory()) {
@@ -795,7 +793,7 @@ public final class Ironloop implements AutoCloseable {
     }
 
     private static String localSeries(int rank) {
-        return String.format(java.util.Locale.ROOT, "rank-%05d", rank);
+        return StoreCatalog.rankSeries(rank);
     }
 
     private static byte[] withStatus(byte status, byte[] body) {

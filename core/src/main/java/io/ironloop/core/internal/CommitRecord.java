@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.core.LineInfo;
 import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.internal.StoreNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashSet;

@@ -3,12 +3,14 @@ package io.ironloop.core.internal;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,25 +22,56 @@ import java.util.regex.Pattern;
 public final class LineCatalog {
     public static final String DATA_SUFFIX = ".ilc";
     public static final String COMMIT_SUFFIX = ".commit";
-    private static final Pattern LINE = Pattern.compile("line-(\\d{12})(\\.ilc|\\.commit)");
+    /** A series' write lock (in a directory store). */
+    public static final String LOCK_FILE = ".lock";
+    /** A line's name without suffix; group 1 is its number. */
+    public static final Pattern LINE_NAME = Pattern.compile("line-(\\d{12})");
+    /** A file of a line, possibly being written; group 1 the number, 2 the suffix, 3 the temporary suffix or null. */
+    public static final Pattern LINE_FILE = Pattern.compile(LINE_NAME.pattern() + "(" + Pattern.quote(DATA_SUFFIX) + "|"
+            + Pattern.quote(COMMIT_SUFFIX) + ")(" + Pattern.quote(StoreNames.TEMP_SUFFIX) + ")?");
+    /** The series of a rank's own state ({@link #rankSeries}); group 1 is the rank. */
+    public static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,9})");
 
     private LineCatalog() {
     }
 
+    /** {@code line-NNNNNNNNNNNN}: line {@code sequence}'s name without suffix. */
+    public static String lineName(long sequence) {
+        return String.format(Locale.ROOT, "line-%012d", sequence);
+    }
+
     public static String dataFile(String series, long sequence) {
-        return String.format("%s/line-%012d%s", series, sequence, DATA_SUFFIX);
+        return series + "/" + lineName(sequence) + DATA_SUFFIX;
     }
 
     public static String commitFile(String series, long sequence) {
-        return String.format("%s/line-%012d%s", series, sequence, COMMIT_SUFFIX);
+        return series + "/" + lineName(sequence) + COMMIT_SUFFIX;
+    }
+
+    /** {@code rank-NNNNN}: the series a rank's engine writes unless told otherwise. */
+    public static String rankSeries(int rank) {
+        if (rank < 0) {
+            throw new IllegalArgumentException("rank must not be negative: " + rank);
+        }
+        return String.format(Locale.ROOT, "rank-%05d", rank);
+    }
+
+    /** The rank whose {@link #rankSeries} {@code series} is, or -1. */
+    public static int rankOf(String series) {
+        Matcher m = RANK_SERIES.matcher(series);
+        if (!m.matches()) {
+            return -1;
+        }
+        int rank = Integer.parseInt(m.group(1));
+        return rankSeries(rank).equals(series) ? rank : -1;
     }
 
     /** The highest line number any file of the series uses, or 0. */
     public static long highestSequence(Store store, String series) throws IOException {
         long max = 0;
         for (String name : store.listFiles(series)) {
-            Matcher m = LINE.matcher(name.substring(series.length() + 1));
-            if (m.matches()) {
+            Matcher m = LINE_FILE.matcher(name.substring(series.length() + 1));
+            if (m.matches() && m.group(3) == null) {
                 max = Math.max(max, Long.parseLong(m.group(1)));
             }
         }
