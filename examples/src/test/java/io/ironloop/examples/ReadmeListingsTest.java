@@ -2,12 +2,18 @@ package io.ironloop.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import java.io.File;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -21,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Every {@code ```java} listing of the README compiles against the real API: each is pasted unchanged into a
  * method of a class that declares only the listing's free names (the application's own variables and
  * methods, listed in {@link #CONTEXTS}) and imports Ironloop's API packages, then compiled with
- * {@code javac} against the test class path. An error names the README line.
+ * {@code javac} against the test class path. An error names the README line. The engine listing also runs,
+ * in its own JVM and working directory, and must leave the checkpoints its policy asks for.
  */
 class ReadmeListingsTest {
     private static final Path README = Path.of("..", "README.md").toAbsolutePath().normalize();
@@ -33,8 +40,8 @@ class ReadmeListingsTest {
     private static final List<Context> CONTEXTS = List.of(
             new Context("CheckpointEngine.open(", """
                     int n = 16;
-                    int steps = 3;
-                    static void advance(double[] field) { }
+                    int steps = 45;
+                    static void advance(double[] field) { field[0] += 1; }
                     """),
             new Context("Ironloop.start(", """
                     int n = 16;
@@ -109,8 +116,27 @@ class ReadmeListingsTest {
                 .anySatisfy(p -> assertThat(p).startsWith("README.md:41:"));
     }
 
+    @Test
+    void readme_engineListing_runsAndCommitsItsCheckpoints() throws Exception {
+        Listing engine = listings(Files.readAllLines(README)).stream().filter(l -> l.code().contains(CONTEXTS.get(0).recognisedBy()))
+                .findFirst().orElseThrow();
+        assertThat(compile("EngineListing", CONTEXTS.get(0), engine)).isEmpty();
+        Path cwd = Files.createDirectories(out.resolve("cwd"));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                out + File.pathSeparator + System.getProperty("java.class.path"), "readme.EngineListing")
+                .directory(cwd.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(output).isZero();
+        try (Store store = Store.directory(cwd.resolve("ironloop-data"))) {
+            assertThat(StoreCatalog.of(store).lines(StoreCatalog.rankSeries(0)))
+                    .extracting(LineInfo::iteration).as("everyCalls(20) over 45 steps").containsExactly(20L, 40L);
+        }
+    }
+
     private List<String> compile(String className, Context context, Listing listing) {
-        String head = "package readme;\n" + IMPORTS + "class " + className + " {\n" + context.declarations()
+        String head = "package readme;\n" + IMPORTS + "public class " + className + " {\n" + context.declarations()
+                + "public static void main(String[] args) throws Exception { new " + className + "().listing(); }\n"
                 + "void listing() throws Exception {\n";
         int offset = (int) head.lines().count();
         String source = head + listing.code() + "\n}\n}\n";
