@@ -7,4 +7,6 @@ module io.ironloop.format {
     requires org.slf4j;
 
     exports io.ironloop.format;
+    // the one grammar of store names (StoreNames), for the engine's stores and commit records
+    exports io.ironloop.format.internal to io.ironloop.core;
 }

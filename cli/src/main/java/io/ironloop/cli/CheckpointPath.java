@@ -29,9 +29,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * @param path PATH as given, for messages
  */
 record CheckpointPath(Kind kind, Path root, String series, long sequence, Path path) {
-    private static final Pattern LINE = Pattern.compile("line-(\\d{12})");
-    private static final Pattern LINE_FILE = Pattern.compile("line-(\\d{12})(\\.ilc|\\.commit)(\\.tmp)?");
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+    private static final Pattern LINE = StoreCatalog.LINE_NAME;
+    private static final Pattern LINE_FILE = StoreCatalog.LINE_FILE;
+    private static final Pattern NAME = StoreCatalog.NAME;
     private static final String WHAT = "give a store directory, a series directory, a line (DIR/rank-00000/line-000000000003)"
             + " or a .ilc data file or .commit record";
 
@@ -100,7 +100,7 @@ record CheckpointPath(Kind kind, Path root, String series, long sequence, Path p
                 String commit = fileName();
                 return commit.substring(0, commit.length() - StoreCatalog.COMMIT_SUFFIX.length()) + StoreCatalog.DATA_SUFFIX;
             case LINE:
-                return String.format("%s/line-%012d%s", series, sequence, StoreCatalog.DATA_SUFFIX);
+                return StoreCatalog.dataFile(series, sequence);
             default:
                 List<String> candidates = series != null ? List.of(series) : catalog.series();
                 Optional<LineInfo> newest = Optional.empty();
@@ -117,7 +117,7 @@ record CheckpointPath(Kind kind, Path root, String series, long sequence, Path p
     }
 
     private static boolean isSeriesDirectory(Path dir) {
-        if (Files.exists(dir.resolve(".lock"))) {
+        if (Files.exists(dir.resolve(StoreCatalog.LOCK_FILE))) {
             return true;
         }
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {

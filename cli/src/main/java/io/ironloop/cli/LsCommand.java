@@ -43,8 +43,7 @@ import picocli.CommandLine.Spec;
                 + " temporary); then, per iteration, the ranks it is complete for.",
             "A line of series rank-NNNNN is complete for that rank when its commit record holds."})
 final class LsCommand implements Callable<Integer> {
-    private static final Pattern SEQUENCE = Pattern.compile("line-(\\d{12})");
-    private static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d+)");
+    private static final Pattern SEQUENCE = StoreCatalog.LINE_NAME;
     static final String GLOBAL_SERIES = "global";
 
     @Parameters(paramLabel = "DIR", description = "The store directory (FT_FOLDER).")
@@ -161,9 +160,9 @@ final class LsCommand implements Callable<Integer> {
         Map<Long, Completeness> out = new TreeMap<>();
         for (LineInfo l : lines) {
             Completeness c = out.computeIfAbsent(l.iteration(), i -> new Completeness(new TreeSet<>(), 0, false, new TreeSet<>()));
-            Matcher rank = RANK_SERIES.matcher(l.series());
-            if (rank.matches()) {
-                c.ranks().add(Integer.parseInt(rank.group(1)));
+            int rank = StoreCatalog.rankOf(l.series());
+            if (rank >= 0) {
+                c.ranks().add(rank);
                 c = new Completeness(c.ranks(), Math.max(c.worldSize(), l.worldSize()), c.global(), c.otherSeries());
             } else if (l.series().equals(GLOBAL_SERIES)) {
                 c = new Completeness(c.ranks(), c.worldSize(), true, c.otherSeries());

@@ -4,15 +4,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * Decides when a checkpoint is due. Policies are stateful (they remember the last checkpoint) and meant
  * for one thread: the application's loop asks {@link #due}, and after a checkpoint the engine reports it
- * with {@link #taken}. Time comes from the caller (monotonic nanoseconds), so tests need no sleeping.
+ * with {@link #taken}. Time comes from the caller (monotonic nanoseconds); the time-based policies read
+ * their starting instant from a clock given when they are made ({@link System#nanoTime()} unless one is
+ * injected), so tests need no sleeping.
  *
- * <p>DeLIA's gates map onto these: {@code CHECKPOINTING_GLOBAL_ITERATION} is {@link #everyCalls(long)},
- * {@code CHECKPOINTING_TIME_*} are {@link #minInterval(Duration)}, and "both must pass" is
- * {@link #allOf}.
+ * <p>Time gates count from the policy's construction until the first checkpoint, then from the last
+ * checkpoint: {@code minInterval(30 s)} is first due 30 s after it was made, never at once.
+ *
+ * <p>DeLIA's gates map onto these, and the runtime ({@code io.ironloop.runtime.Ironloop}) builds its gates
+ * from them: {@code CHECKPOINTING_GLOBAL_ITERATION} is {@link #everyCalls(long)}, {@code CHECKPOINTING_TIME_*}
+ * are {@link #minInterval(Duration, LongSupplier)}, and "both must pass" is {@link #allOf}.
  */
 public interface CheckpointPolicy {
 
@@ -28,6 +34,20 @@ public interface CheckpointPolicy {
             @Override
             public boolean due(long nowNanos) {
                 return true;
+            }
+
+            @Override
+            public void taken(long nowNanos, Duration cost) {
+            }
+        };
+    }
+
+    /** Never due (only an explicit checkpoint or a trigger saves). */
+    static CheckpointPolicy never() {
+        return new CheckpointPolicy() {
+            @Override
+            public boolean due(long nowNanos) {
+                return false;
             }
 
             @Override
@@ -58,7 +78,19 @@ public interface CheckpointPolicy {
 
     /** Due when at least {@code gap} passed since the last checkpoint (or since the policy was made). */
     static CheckpointPolicy minInterval(Duration gap) {
-        return new MinInterval(gap, System.nanoTime());
+        return minInterval(gap, System::nanoTime);
+    }
+
+    /**
+     * Due when at least {@code gap} passed since the last checkpoint, or, before the first one, since the
+     * policy was made as {@code nanoClock} tells.
+     *
+     * @param gap the minimum time between checkpoints; zero is always due
+     * @param nanoClock the monotonic clock (nanoseconds) that the caller's {@code nowNanos} also comes from
+     * @throws IllegalArgumentException if {@code gap} is negative
+     */
+    static CheckpointPolicy minInterval(Duration gap, LongSupplier nanoClock) {
+        return new MinInterval(gap, nanoClock.getAsLong());
     }
 
     /**
@@ -66,7 +98,12 @@ public interface CheckpointPolicy {
      * (snapshot to durable) and MTBF the given mean time between failures. Until a cost is known, due at once.
      */
     static CheckpointPolicy youngDaly(Duration mtbf) {
-        return new YoungDaly(mtbf, System.nanoTime());
+        return youngDaly(mtbf, System::nanoTime);
+    }
+
+    /** {@link #youngDaly(Duration)} with its starting instant read from {@code nanoClock}. */
+    static CheckpointPolicy youngDaly(Duration mtbf, LongSupplier nanoClock) {
+        return new YoungDaly(mtbf, nanoClock.getAsLong());
     }
 
     /** Due when {@code trigger} was set; reading it clears it. */

@@ -1,6 +1,7 @@
 package io.ironloop.core;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.format.Codec;
 import java.util.Objects;
 
@@ -27,7 +28,7 @@ public final class EngineConfig {
         this.jobId = b.jobId;
         this.rank = b.rank;
         this.worldSize = b.worldSize;
-        this.series = b.series != null ? b.series : String.format("rank-%05d", b.rank);
+        this.series = b.series != null ? b.series : LineCatalog.rankSeries(b.rank);
         this.retainLines = b.retainLines;
         this.chunkSize = b.chunkSize;
         this.compression = b.compression;

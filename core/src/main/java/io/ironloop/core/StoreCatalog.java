@@ -4,6 +4,7 @@ import io.ironloop.core.internal.DirectoryStore;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.StoreVerifier;
 import io.ironloop.format.Manifest;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A read-only view of what a {@link Store} holds, for tools ({@code ironloop ls}, {@code verify},
@@ -33,6 +35,21 @@ public final class StoreCatalog {
     public static final String DATA_SUFFIX = LineCatalog.DATA_SUFFIX;
     /** Suffix of commit records. */
     public static final String COMMIT_SUFFIX = LineCatalog.COMMIT_SUFFIX;
+    /** Suffix of a file being written (never read, hidden by stores). */
+    public static final String TEMP_SUFFIX = StoreNames.TEMP_SUFFIX;
+    /** A series' write lock in a directory store. */
+    public static final String LOCK_FILE = LineCatalog.LOCK_FILE;
+    /** A series or file name: 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'. */
+    public static final Pattern NAME = StoreNames.PART;
+    /** A line's name without suffix, {@code line-NNNNNNNNNNNN}; group 1 is the line number. */
+    public static final Pattern LINE_NAME = LineCatalog.LINE_NAME;
+    /**
+     * A file of a line: {@code line-NNNNNNNNNNNN} then {@link #DATA_SUFFIX} or {@link #COMMIT_SUFFIX}, then
+     * possibly {@link #TEMP_SUFFIX}; group 1 the line number, 2 the suffix, 3 the temporary suffix or null.
+     */
+    public static final Pattern LINE_FILE = LineCatalog.LINE_FILE;
+    /** The series of a rank's own state, {@code rank-NNNNN}; group 1 is the rank. */
+    public static final Pattern RANK_SERIES = LineCatalog.RANK_SERIES;
 
     private final Store store;
 
@@ -43,6 +60,21 @@ public final class StoreCatalog {
     /** A catalog of {@code store}. */
     public static StoreCatalog of(Store store) {
         return new StoreCatalog(store);
+    }
+
+    /** {@code rank-NNNNN}: the series a rank's engine writes unless told otherwise. */
+    public static String rankSeries(int rank) {
+        return LineCatalog.rankSeries(rank);
+    }
+
+    /** The rank whose {@link #rankSeries} {@code series} is, or -1 for any other series. */
+    public static int rankOf(String series) {
+        return LineCatalog.rankOf(series);
+    }
+
+    /** {@code SERIES/line-NNNNNNNNNNNN.ilc}: the data file of line {@code sequence} of {@code series}. */
+    public static String dataFile(String series, long sequence) {
+        return LineCatalog.dataFile(series, sequence);
     }
 
     /** The store this catalog reads. */
@@ -133,7 +165,7 @@ public final class StoreCatalog {
         Path dir = ds.root().resolve(series);
         List<String> out = new ArrayList<>();
         if (Files.isDirectory(dir)) {
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.tmp")) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + TEMP_SUFFIX)) {
                 for (Path p : s) {
                     out.add(series + "/" + p.getFileName());
                 }

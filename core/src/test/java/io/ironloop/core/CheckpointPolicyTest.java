@@ -27,6 +27,26 @@ class CheckpointPolicyTest {
     }
 
     @Test
+    void minInterval_injectedClock_firstDueOneGapAfterConstructionNotAtOnce() {
+        long[] clock = {100 * S};
+        CheckpointPolicy p = CheckpointPolicy.minInterval(Duration.ofSeconds(10), () -> clock[0]);
+        clock[0] = 500 * S; // the clock moving after construction does not move the start
+        assertThat(p.due(100 * S)).as("at construction").isFalse();
+        assertThat(p.due(109 * S)).isFalse();
+        assertThat(p.due(110 * S)).isTrue();
+        p.taken(112 * S, Duration.ZERO);
+        assertThat(p.due(121 * S)).as("counts from the last checkpoint").isFalse();
+        assertThat(p.due(122 * S)).isTrue();
+    }
+
+    @Test
+    void never_isNeverDue() {
+        CheckpointPolicy p = CheckpointPolicy.never();
+        assertThat(p.due(0)).isFalse();
+        assertThat(p.due(Long.MAX_VALUE)).isFalse();
+    }
+
+    @Test
     void allOf_bothDeliaGatesMustPass() {
         CheckpointPolicy p = CheckpointPolicy.allOf(CheckpointPolicy.everyCalls(2), new CheckpointPolicy.MinInterval(Duration.ofSeconds(5), 0));
         assertThat(p.due(1 * S)).isFalse(); // call 1, 1 s

@@ -19,7 +19,7 @@ public interface ChunkResolver {
     /**
      * Opens a file for reading.
      *
-     * @param storeRelativeName the name the reference carries, e.g. {@code job/line-00000041/rank-0003.ilc}
+     * @param storeRelativeName the name the reference carries, e.g. {@code rank-00003/line-000000000041.ilc}
      * @return a channel positioned anywhere (readers read positionally); the reader closes it
      * @throws IOException when the file cannot be opened; the reader reports it as a
      *     {@link CorruptCheckpointException} of the referencing file, with this as the cause

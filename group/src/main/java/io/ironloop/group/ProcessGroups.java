@@ -1,9 +1,9 @@
 package io.ironloop.group;
 
 import io.ironloop.ConfigurationException;
-import io.ironloop.group.internal.JobSecret;
 import io.ironloop.group.internal.Session;
 import io.ironloop.group.internal.jgroups.JGroupsTransport;
+import io.ironloop.group.launch.JobSecret;
 import java.util.Map;
 import java.util.Objects;
 
@@ -41,7 +41,7 @@ public final class ProcessGroups {
         Objects.requireNonNull(where, "where");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
-        byte[] secret = JobSecret.read(RankEnvironment.secretFile(env, config).orElseThrow(() -> new ConfigurationException(
+        JobSecret secret = JobSecret.load(RankEnvironment.secretFile(env, config).orElseThrow(() -> new ConfigurationException(
                 "no job secret: set SECRET_FILE (IRONLOOP_SECRET_FILE) to a file only its owner can read; bin/ironloop run creates one")));
         return new Session(JGroupsTransport.create(where, config, secret), listener).start();
     }

@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.regex.Pattern;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +28,7 @@ import io.ironloop.ConfigurationException;
 import io.ironloop.IronloopException;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.CheckpointPolicy;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
@@ -46,7 +47,7 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.internal.state.CompletionFile;
-import io.ironloop.runtime.internal.state.SaveGate;
+import io.ironloop.runtime.internal.state.FrequencyGates;
 import io.ironloop.runtime.internal.state.SeriesFiles;
 import io.ironloop.runtime.internal.state.Shadow;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
@@ -102,7 +103,6 @@ public final class Ironloop implements AutoCloseable {
     /** The series of the global state. */
     public static final String GLOBAL_SERIES = "global";
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
-    private static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,})");
     private static final String SETTINGS_ENTRY = "ironloop.settings";
     private static final Duration TRIGGER_WAIT = Duration.ofSeconds(60);
 
@@ -118,8 +118,9 @@ public final class Ironloop implements AutoCloseable {
     private final Object localLock = new Object();
     private final Map<String, Shadow> globals = new LinkedHashMap<>();
     private final Map<String, Shadow> locals = new LinkedHashMap<>();
-    private final SaveGate globalGate;
-    private final SaveGate localGate;
+    private final LongSupplier clock;
+    private final CheckpointPolicy globalGates;
+    private final CheckpointPolicy localGates;
     private final boolean fresh;
     private final boolean publishGlobalEveryCall;
     private final LauncherLink launcher = LauncherLink.get();
@@ -143,10 +144,9 @@ public final class Ironloop implements AutoCloseable {
         this.settings = canonical(b.settings);
         this.folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         this.fresh = parameters.get(RuntimeKeys.FRESH);
-        this.globalGate = new SaveGate(parameters.find(RuntimeKeys.CHECKPOINTING_GLOBAL_ITERATION),
-                List.of(parameters.find(RuntimeKeys.CHECKPOINTING_TIME_GLOBAL)), true);
-        this.localGate = new SaveGate(Optional.empty(), List.of(parameters.find(RuntimeKeys.CHECKPOINTING_TIME_LOCAL),
-                parameters.find(RuntimeKeys.CHECKPOINTING_TIME_DIFF_LOCAL)), false);
+        this.clock = b.clock;
+        this.globalGates = FrequencyGates.global(parameters, clock);
+        this.localGates = FrequencyGates.local(parameters, clock);
         boolean signals = parameters.get(TriggerKeys.TRIGGER_SIGNAL);
         boolean notices = parameters.get(TriggerKeys.PREEMPTION_NOTICE) != PreemptionNoticeSource.NONE;
         this.publishGlobalEveryCall = signals || notices;
@@ -464,13 +464,15 @@ public final class Ironloop implements AutoCloseable {
         synchronized (globalLock) {
             now = ++iteration;
             if (group.rank() == 0) {
-                boolean due = globalGate.due(now, System.nanoTime());
+                long t = clock.getAsLong();
+                boolean due = globalGates.due(t);
                 if (due || publishGlobalEveryCall) {
                     globals.values().forEach(Shadow::publish);
                     globalPublished = now;
                 }
                 if (due) {
                     globalEngine.checkpoint(now);
+                    globalGates.taken(t, globalEngine.lastCost());
                     globalPersisted = now;
                     saved = true;
                 }
@@ -547,8 +549,8 @@ public final class Ironloop implements AutoCloseable {
         try {
             String current = localEngine.settingsFingerprint();
             for (String series : StoreCatalog.of(store).series()) {
-                var m = RANK_SERIES.matcher(series);
-                if (!m.matches() || Long.parseLong(m.group(1)) % group.size() != group.rank()) {
+                int rank = StoreCatalog.rankOf(series);
+                if (rank < 0 || rank % group.size() != group.rank()) {
                     continue;
                 }
                 try (Store copy = Store.inMemory()) {
@@ -591,10 +593,12 @@ public final class Ironloop implements AutoCloseable {
     public boolean saveLocal() {
         publishLocal();
         synchronized (localLock) {
-            if (!localGate.due(localPublishedVersion, System.nanoTime())) {
+            long t = clock.getAsLong();
+            if (!localGates.due(t)) {
                 return false;
             }
             persistLocal(false);
+            localGates.taken(t, localEngine.lastCost());
             return true;
         }
     }
@@ -789,7 +793,7 @@ public final class Ironloop implements AutoCloseable {
     }
 
     private static String localSeries(int rank) {
-        return String.format(java.util.Locale.ROOT, "rank-%05d", rank);
+        return StoreCatalog.rankSeries(rank);
     }
 
     private static byte[] withStatus(byte status, byte[] body) {
@@ -831,6 +835,7 @@ public final class Ironloop implements AutoCloseable {
         private Function<GroupListener, ProcessGroup> joiner;
         private TriggerListener triggerListener = TriggerListener.NONE;
         private RuntimeListener listener = RuntimeListener.NONE;
+        private LongSupplier clock = System::nanoTime;
 
         private Builder() {
         }
@@ -871,6 +876,12 @@ public final class Ironloop implements AutoCloseable {
         /** Receives the runtime's events (saves, restores, triggers). */
         public Builder listener(RuntimeListener l) {
             this.listener = Objects.requireNonNull(l, "listener");
+            return this;
+        }
+
+        /** The monotonic clock (nanoseconds) the frequency gates read; tests inject one instead of sleeping. */
+        Builder clock(LongSupplier nanoClock) {
+            this.clock = Objects.requireNonNull(nanoClock, "nanoClock");
             return this;
         }
 

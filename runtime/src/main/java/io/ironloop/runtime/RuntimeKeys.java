@@ -19,21 +19,25 @@ public final class RuntimeKeys {
     /** Global save on every N-th {@link Ironloop#saveGlobal()} call. */
     public static final ParameterKey<Long> CHECKPOINTING_GLOBAL_ITERATION = ParameterKey.integer(
             "CHECKPOINTING_GLOBAL_ITERATION", null, 1,
-            "save the global data on every N-th save-global call (with CHECKPOINTING_TIME_GLOBAL, both gates must pass; "
-                    + "with neither, every call saves)");
+            "save the global data on every N-th save-global call of the run (with CHECKPOINTING_TIME_GLOBAL, "
+                    + "both gates must pass; with neither, every call saves)");
 
     /** Minimum time between two global saves. */
     public static final ParameterKey<Duration> CHECKPOINTING_TIME_GLOBAL = ParameterKey.duration("CHECKPOINTING_TIME_GLOBAL",
-            null, Duration.ZERO, "minimum time between two global saves (with CHECKPOINTING_GLOBAL_ITERATION, both gates must pass)");
+            null, Duration.ZERO, "minimum time between two global saves, counted from the runtime's start until the first save, then "
+                    + "from the last save (so the first save comes one interval after the start; "
+                    + "with CHECKPOINTING_GLOBAL_ITERATION, both gates must pass)");
 
     /** Minimum time between two local saves. */
     public static final ParameterKey<Duration> CHECKPOINTING_TIME_LOCAL = ParameterKey.duration("CHECKPOINTING_TIME_LOCAL",
-            null, Duration.ZERO, "minimum time between two local saves by save-local; off: local data is saved only on a trigger");
+            null, Duration.ZERO, "minimum time between two local saves by save-local, counted from the runtime's start until the "
+                    + "first save, then from the last save; off: local data is saved only on a trigger");
 
     /** A second minimum gap between local saves. */
     public static final ParameterKey<Duration> CHECKPOINTING_TIME_DIFF_LOCAL = ParameterKey.duration(
             "CHECKPOINTING_TIME_DIFF_LOCAL", null, Duration.ZERO,
-            "a second minimum gap between local saves by save-local; both it and CHECKPOINTING_TIME_LOCAL must pass");
+            "a second minimum gap between local saves by save-local, counted the same way; both it and "
+                    + "CHECKPOINTING_TIME_LOCAL must pass");
 
     /** Keep only the newest local line of each rank. */
     public static final ParameterKey<Boolean> CHECKPOINTING_LOCAL_RECENT = ParameterKey.bool("CHECKPOINTING_LOCAL_RECENT", true,

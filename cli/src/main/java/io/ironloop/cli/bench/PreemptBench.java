@@ -10,6 +10,7 @@ import io.ironloop.cli.launch.LaunchSpec;
 import io.ironloop.cli.launch.Launcher;
 import io.ironloop.cli.launch.TimelineEvent;
 import io.ironloop.config.Units;
+import io.ironloop.core.StoreCatalog;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -204,7 +205,7 @@ public final class PreemptBench {
             if (!(first instanceof TimelineEvent rank)) {
                 throw failed("the rank exited before it was ready: " + job.join().summary(), output);
             }
-            Path rankDir = folder.resolve("rank-00000");
+            Path rankDir = folder.resolve(StoreCatalog.rankSeries(0));
             ProcessHandle process = ProcessHandle.of(rank.pid())
                     .orElseThrow(() -> failed("the rank (pid " + rank.pid() + ") is gone before the signal", output));
             Instant signalled = Instant.now();
@@ -261,7 +262,7 @@ public final class PreemptBench {
 
     private long awaitCommit(Path rankDir, CompletableFuture<LaunchResult> job, long deadline, JobOutput output) throws IOException {
         while (true) {
-            try (DirectoryStream<Path> commits = Files.newDirectoryStream(rankDir, "line-*.commit")) {
+            try (DirectoryStream<Path> commits = Files.newDirectoryStream(rankDir, "line-*" + StoreCatalog.COMMIT_SUFFIX)) {
                 if (commits.iterator().hasNext()) {
                     return System.nanoTime();
                 }

@@ -11,6 +11,7 @@ import io.ironloop.core.LineInfo;
 import io.ironloop.format.ChecksumMismatchException;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.UnsupportedVersionException;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

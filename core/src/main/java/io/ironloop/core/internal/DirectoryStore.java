@@ -1,8 +1,10 @@
 package io.ironloop.core.internal;
 
 import io.ironloop.ConfigurationException;
+import io.ironloop.core.AtomicFile;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreLockedException;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,9 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,7 +41,7 @@ public final class DirectoryStore implements Store {
         try {
             if (!Files.isDirectory(this.root)) {
                 Files.createDirectories(this.root);
-                fsyncDirectory(this.root.getParent());
+                AtomicFile.fsyncDirectory(this.root.getParent());
             }
         } catch (IOException e) {
             throw new ConfigurationException("cannot create checkpoint folder " + this.root + ": " + e.getMessage()
@@ -106,12 +106,12 @@ public final class DirectoryStore implements Store {
         Path dir = target.getParent();
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir);
-            fsyncDirectory(root);
+            AtomicFile.fsyncDirectory(root);
         }
         if (Files.exists(target)) {
             throw new FileAlreadyExistsException(target.toString(), null, "a published file is never overwritten");
         }
-        Path temp = dir.resolve(target.getFileName() + StoreNames.TEMP_SUFFIX);
+        Path temp = AtomicFile.temporary(target);
         FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         return new PendingFile() {
             private boolean published;
@@ -123,11 +123,8 @@ public final class DirectoryStore implements Store {
 
             @Override
             public void publish() throws IOException {
-                ch.force(true);
-                ch.close();
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+                AtomicFile.publish(ch, temp, target, false);
                 published = true;
-                fsyncDirectory(dir);
             }
 
             @Override
@@ -146,17 +143,14 @@ public final class DirectoryStore implements Store {
 
     @Override
     public void delete(String name) throws IOException {
-        Path p = path(name);
-        if (Files.deleteIfExists(p)) {
-            fsyncDirectory(p.getParent());
-        }
+        AtomicFile.delete(path(name));
     }
 
     @Override
     public AutoCloseable lock(String series) throws IOException {
         Path dir = root.resolve(StoreNames.checkSeries(series));
         Files.createDirectories(dir);
-        Path lockFile = dir.resolve(StoreNames.LOCK_FILE);
+        Path lockFile = dir.resolve(LineCatalog.LOCK_FILE);
         FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;
         try {
@@ -194,7 +188,7 @@ public final class DirectoryStore implements Store {
             }
         }
         if (n > 0) {
-            fsyncDirectory(dir);
+            AtomicFile.fsyncDirectory(dir);
         }
         return n;
     }
@@ -220,20 +214,6 @@ public final class DirectoryStore implements Store {
             return s.isEmpty() ? "holder unknown" : s;
         } catch (IOException e) {
             return "holder unknown";
-        }
-    }
-
-    static void fsyncDirectory(Path dir) throws IOException {
-        if (dir == null) {
-            return;
-        }
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (NoSuchFileException e) {
-            throw e;
-        } catch (IOException e) {
-            // Some file systems refuse fsync on directories; the rename itself is still atomic there.
-            LOG.debug("fsync of directory {} not supported: {}", dir, e.toString());
         }
     }
 }

@@ -3,12 +3,14 @@ package io.ironloop.core.internal;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,17 +22,48 @@ import java.util.regex.Pattern;
 public final class LineCatalog {
     public static final String DATA_SUFFIX = ".ilc";
     public static final String COMMIT_SUFFIX = ".commit";
-    private static final Pattern LINE = Pattern.compile("line-(\\d{12})(\\.ilc|\\.commit)");
+    /** A series' write lock (in a directory store). */
+    public static final String LOCK_FILE = ".lock";
+    /** A line's name without suffix; group 1 is its number. */
+    public static final Pattern LINE_NAME = Pattern.compile("line-(\\d{12})");
+    /** A file of a line, possibly being written; group 1 the number, 2 the suffix, 3 the temporary suffix or null. */
+    public static final Pattern LINE_FILE = Pattern.compile(LINE_NAME.pattern() + "(" + Pattern.quote(DATA_SUFFIX) + "|"
+            + Pattern.quote(COMMIT_SUFFIX) + ")(" + Pattern.quote(StoreNames.TEMP_SUFFIX) + ")?");
+    /** The series of a rank's own state ({@link #rankSeries}); group 1 is the rank. */
+    public static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,9})");
 
     private LineCatalog() {
     }
 
+    /** {@code line-NNNNNNNNNNNN}: line {@code sequence}'s name without suffix. */
+    public static String lineName(long sequence) {
+        return String.format(Locale.ROOT, "line-%012d", sequence);
+    }
+
     public static String dataFile(String series, long sequence) {
-        return String.format("%s/line-%012d%s", series, sequence, DATA_SUFFIX);
+        return series + "/" + lineName(sequence) + DATA_SUFFIX;
     }
 
     public static String commitFile(String series, long sequence) {
-        return String.format("%s/line-%012d%s", series, sequence, COMMIT_SUFFIX);
+        return series + "/" + lineName(sequence) + COMMIT_SUFFIX;
+    }
+
+    /** {@code rank-NNNNN}: the series a rank's engine writes unless told otherwise. */
+    public static String rankSeries(int rank) {
+        if (rank < 0) {
+            throw new IllegalArgumentException("rank must not be negative: " + rank);
+        }
+        return String.format(Locale.ROOT, "rank-%05d", rank);
+    }
+
+    /** The rank whose {@link #rankSeries} {@code series} is, or -1. */
+    public static int rankOf(String series) {
+        Matcher m = RANK_SERIES.matcher(series);
+        if (!m.matches()) {
+            return -1;
+        }
+        int rank = Integer.parseInt(m.group(1));
+        return rankSeries(rank).equals(series) ? rank : -1;
     }
 
     /** The highest line number any file of the series uses, or 0. */
@@ -44,11 +77,11 @@ public final class LineCatalog {
 
     /**
      * The line number in a store-relative name {@code series/line-NNNNNNNNNNNN.ilc} or {@code .commit}, or -1 when
-     * the name is not a line's file (or, with {@code suffix} not null, not one with that suffix).
+     * the name is not a line's file (a temporary is not), or, with {@code suffix} not null, not one with that suffix.
      */
     public static long sequenceOf(String name, String suffix) {
-        Matcher m = LINE.matcher(name.substring(name.indexOf('/') + 1));
-        if (!m.matches() || suffix != null && !suffix.equals(m.group(2))) {
+        Matcher m = LINE_FILE.matcher(name.substring(name.indexOf('/') + 1));
+        if (!m.matches() || m.group(3) != null || suffix != null && !suffix.equals(m.group(2))) {
             return -1;
         }
         return Long.parseLong(m.group(1));

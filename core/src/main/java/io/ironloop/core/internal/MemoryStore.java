@@ -2,6 +2,7 @@ package io.ironloop.core.internal;
 
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreLockedException;
+import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;

@@ -20,7 +20,8 @@ import java.util.Optional;
  * <ol>
  *   <li>launcher → rank: {@code {"type":"challenge","version":1,"nonce":"<64 hex>"}}</li>
  *   <li>rank → launcher: {@code {"type":"hello","version":1,"job":J,"rank":R,"attempt":A,"pid":P,"mac":M}}
- *       where {@code M} is the {@link JobSecret#hmacHex HMAC-SHA256} of {@link #helloMacInput}</li>
+ *       where {@code M} is the {@link JobSecret#hmacHex control MAC} (HMAC-SHA256 under a key derived from
+ *       the job secret) of {@link #helloMacInput}</li>
  *   <li>launcher → rank: {@code {"type":"welcome","sync":[i,…]}} or {@code {"type":"refused","reason":…}}
  *       followed by closing the connection. {@code sync} lists the iterations after whose
  *       {@code iteration} event the rank waits for an {@code ack} (fault injection points).</li>

@@ -6,6 +6,7 @@ import io.ironloop.group.internal.Diagnostics;
 import io.ironloop.group.internal.Envelope;
 import io.ironloop.group.internal.Transport;
 import io.ironloop.group.internal.TransportEvents;
+import io.ironloop.group.launch.JobSecret;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +40,7 @@ public final class JGroupsTransport implements Transport, Receiver {
     private final String jobId;
     private final GroupConfig config;
     private final StackBuilder.Network network;
-    private final byte[] secret;
+    private final JobSecret secret;
     private final SecretHandshake handshake;
     private final Map<Integer, Address> addresses = new ConcurrentHashMap<>();
     private final Object formation = new Object();
@@ -54,17 +55,17 @@ public final class JGroupsTransport implements Transport, Receiver {
      *
      * @throws io.ironloop.ConfigurationException if the addresses cannot be worked out
      */
-    public static JGroupsTransport create(io.ironloop.group.RankEnvironment env, GroupConfig config, byte[] secret) {
+    public static JGroupsTransport create(io.ironloop.group.RankEnvironment env, GroupConfig config, JobSecret secret) {
         return new JGroupsTransport(env.rank(), env.size(), env.jobId(), config, NetworkPlan.of(env, config), secret);
     }
 
-    JGroupsTransport(int rank, int size, String jobId, GroupConfig config, StackBuilder.Network network, byte[] secret) {
+    JGroupsTransport(int rank, int size, String jobId, GroupConfig config, StackBuilder.Network network, JobSecret secret) {
         this.rank = rank;
         this.size = size;
         this.jobId = jobId;
         this.config = config;
         this.network = network;
-        this.secret = secret.clone();
+        this.secret = secret;
         this.handshake = new SecretHandshake(secret);
     }
 

@@ -1,5 +1,6 @@
 package io.ironloop.group.internal.jgroups;
 
+import io.ironloop.group.launch.JobSecret;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -25,8 +26,8 @@ public final class JobSecretToken extends AuthToken {
     public JobSecretToken() {
     }
 
-    JobSecretToken(byte[] secret) {
-        this.key = SecretHandshake.derive(secret, "ironloop-auth-v1");
+    JobSecretToken(JobSecret secret) {
+        this.key = secret.derive("ironloop-auth-v1");
     }
 
     @Override

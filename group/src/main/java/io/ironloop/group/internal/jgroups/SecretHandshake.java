@@ -1,5 +1,6 @@
 package io.ironloop.group.internal.jgroups;
 
+import io.ironloop.group.launch.JobSecret;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,18 +47,13 @@ public final class SecretHandshake {
         }
     };
 
-    public SecretHandshake(byte[] secret) {
-        this.key = hmac(secret, "ironloop-handshake-v2".getBytes(StandardCharsets.US_ASCII));
+    public SecretHandshake(JobSecret secret) {
+        this.key = secret.derive("ironloop-handshake-v2");
     }
 
     /** Connections refused because the peer could not prove it holds the job secret. */
     public long refusedConnections() {
         return refused.sum();
-    }
-
-    /** Derives a key for another purpose (e.g. encryption) from the job secret. */
-    public static byte[] derive(byte[] secret, String purpose) {
-        return hmac(secret, purpose.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Writes the client's proof on a freshly connected socket; does not wait for the server. */

@@ -3,6 +3,7 @@ package io.ironloop.group.internal.jgroups;
 import io.ironloop.group.DiscoveryMode;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.HeartbeatArrangement;
+import io.ironloop.group.launch.JobSecret;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ final class StackBuilder {
     /** Join requests time out after this long and are retried; see {@link FormationGate}. */
     static final long JOIN_ROUND_MILLIS = 1000;
 
-    static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake, int rank) throws Exception {
+    static List<Protocol> build(GroupConfig config, Network net, JobSecret secret, SecretHandshake handshake, int rank) throws Exception {
         JGroupsIds.register();
         List<Protocol> stack = new ArrayList<>();
         TCP tcp = new TCP();
@@ -85,7 +86,7 @@ final class StackBuilder {
         stack.add(new VERIFY_SUSPECT2().setTimeout(config.verifyTimeout().toMillis()));
         if (config.encrypt()) {
             SYM_ENCRYPT encrypt = new SYM_ENCRYPT();
-            byte[] key = java.util.Arrays.copyOf(SecretHandshake.derive(secret, "ironloop-encrypt-v1"), 16);
+            byte[] key = java.util.Arrays.copyOf(secret.derive("ironloop-encrypt-v1"), 16);
             encrypt.setSecretKey(new SecretKeySpec(key, "AES"));
             stack.add(encrypt);
         }

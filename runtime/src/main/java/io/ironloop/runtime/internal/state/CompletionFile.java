@@ -1,22 +1,20 @@
 package io.ironloop.runtime.internal.state;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ironloop.IronloopException;
+import io.ironloop.core.AtomicFile;
 import io.ironloop.runtime.Completion;
 
 /**
  * The completion record in the checkpoint folder ({@code complete.json}): written when a run finished,
- * crash-consistently (temporary, fsync, rename, fsync of the folder).
+ * crash-consistently by the engine's {@link AtomicFile} (temporary, fsync, rename, fsync of the folder).
  */
 public final class CompletionFile {
     /** File name inside FT_FOLDER. */
@@ -39,28 +37,13 @@ public final class CompletionFile {
         }
     }
 
-    /** Writes the record durably, replacing an older one only once the new one is complete. */
+    /** Writes the record durably, replacing an older one only once the new one is complete ({@link AtomicFile}). */
     public static void write(Path folder, Completion completion) throws IOException {
-        Files.createDirectories(folder);
-        Path tmp = folder.resolve(NAME + ".tmp");
-        Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(completion));
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        Files.move(tmp, folder.resolve(NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory(folder);
+        AtomicFile.replace(folder.resolve(NAME), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(completion));
     }
 
     /** Removes the record durably (a fresh start). */
     public static void delete(Path folder) throws IOException {
-        if (Files.deleteIfExists(folder.resolve(NAME))) {
-            syncDirectory(folder);
-        }
-    }
-
-    private static void syncDirectory(Path folder) throws IOException {
-        try (FileChannel dir = FileChannel.open(folder, StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        AtomicFile.delete(folder.resolve(NAME));
     }
 }
