@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +47,7 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.internal.state.CompletionFile;
+import io.ironloop.runtime.internal.state.LocalRecovery;
 import io.ironloop.runtime.internal.state.SaveGate;
 import io.ironloop.runtime.internal.state.SeriesFiles;
 import io.ironloop.runtime.internal.state.Shadow;
@@ -135,6 +137,8 @@ public final class Ironloop implements AutoCloseable {
     private long localPublishedVersion;
     private long localPublishedIteration;
     private long localPersistedVersion;
+    private boolean perRankState;
+    private OptionalLong localCut = OptionalLong.empty();
     private boolean closed;
 
     private Ironloop(Builder b) {
@@ -189,7 +193,8 @@ public final class Ironloop implements AutoCloseable {
                 global = CheckpointEngine.open(engineConfig.series(GLOBAL_SERIES).build(), s, events);
                 global.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings);
             }
-            int localRetain = parameters.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 1
+            // "recent" keeps two: a rank that dies while writing its newest line still shares the one before with the others
+            int localRetain = parameters.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 2
                     : Math.toIntExact(parameters.get(EngineKeys.RETAIN_LINES));
             local = CheckpointEngine.open(EngineConfig.from(parameters).jobId(group.jobId()).rank(group.rank(), group.size())
                     .series(localSeries(group.rank())).retainLines(localRetain).build(), s, events);
@@ -379,6 +384,11 @@ public final class Ironloop implements AutoCloseable {
      *     {@link IronloopException} naming rank 0's error on the others)
      */
     public long readGlobal() {
+        return readGlobal(OptionalLong.empty());
+    }
+
+    /** {@link #readGlobal()} of the newest intact line, or of the line at {@code at} (on every rank from a copy). */
+    private long readGlobal(OptionalLong at) {
         ensureOpen();
         long start = System.nanoTime();
         byte[] packet;
@@ -387,9 +397,14 @@ public final class Ironloop implements AutoCloseable {
         if (group.rank() == 0) {
             try {
                 synchronized (globalLock) {
-                    line = globalEngine.restore().orElseThrow(() -> new IronloopException("no global checkpoint in " + folder
-                            + " to read: call readGlobal() only when canRecoverGlobal() is true"));
-                    globals.values().forEach(Shadow::apply);
+                    if (at.isPresent()) {
+                        line = globalEngine.lines().stream().filter(l -> l.iteration() == at.getAsLong()).reduce((a, b) -> b)
+                                .orElseThrow(() -> new IronloopException("no global line at iteration " + at.getAsLong() + " in " + folder));
+                    } else {
+                        line = globalEngine.restore().orElseThrow(() -> new IronloopException("no global checkpoint in " + folder
+                                + " to read: call readGlobal() only when canRecoverGlobal() is true"));
+                        globals.values().forEach(Shadow::apply);
+                    }
                 }
                 packet = withStatus((byte) 0, SeriesFiles.pack(store, SeriesFiles.filesOf(line)));
             } catch (IOException | RuntimeException e) {
@@ -403,7 +418,7 @@ public final class Ironloop implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
-        if (group.rank() != 0) {
+        if (group.rank() != 0 || at.isPresent()) {
             if (received[0] != 0) {
                 throw new IronloopException("rank 0 could not read the global checkpoint: "
                         + new String(received, 1, received.length - 1, StandardCharsets.UTF_8));
@@ -423,18 +438,10 @@ public final class Ironloop implements AutoCloseable {
     }
 
     private LineInfo restoreMirror(byte[] files) {
-        try (Store mirror = Store.inMemory()) {
-            SeriesFiles.unpack(files, mirror);
-            try (CheckpointEngine engine = CheckpointEngine.open(engineConfig.series(GLOBAL_SERIES).build(), mirror)) {
-                engine.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings);
-                synchronized (globalLock) {
-                    for (Shadow s : globals.values()) {
-                        s.protect(engine, Scope.GLOBAL);
-                    }
-                    LineInfo line = engine.restore().orElseThrow(() -> new IronloopException("rank 0 sent no global line"));
-                    globals.values().forEach(Shadow::apply);
-                    return line;
-                }
+        try {
+            synchronized (globalLock) {
+                return LocalRecovery.restoreCopy(files, engineConfig.series(GLOBAL_SERIES).build(), Scope.GLOBAL, globals.values(),
+                        SETTINGS_ENTRY, settings, () -> new IronloopException("rank 0 sent no global line"));
             }
         } catch (IOException e) {
             throw new IronloopException("cannot restore the global line rank 0 sent: " + e.getMessage(), e);
@@ -461,10 +468,12 @@ public final class Ironloop implements AutoCloseable {
         ensureOpen();
         boolean saved = false;
         long now;
+        boolean due;
         synchronized (globalLock) {
             now = ++iteration;
+            // with per-rank state every rank follows the gate, to save its state with the global line
+            due = (group.rank() == 0 || perRankState) && globalGate.due(now, System.nanoTime());
             if (group.rank() == 0) {
-                boolean due = globalGate.due(now, System.nanoTime());
                 if (due || publishGlobalEveryCall) {
                     globals.values().forEach(Shadow::publish);
                     globalPublished = now;
@@ -476,6 +485,14 @@ public final class Ironloop implements AutoCloseable {
                 }
             }
         }
+        if (perRankState) {
+            synchronized (localLock) {
+                publishLocals(now); // at the boundary: the state after `now` iterations, as the global line holds
+                if (due) {
+                    persistLocal(false);
+                }
+            }
+        }
         launcher.iteration(now);
         return saved;
     }
@@ -483,51 +500,75 @@ public final class Ironloop implements AutoCloseable {
     // -------------------------------------------------------------------------------------------- local
 
     /**
-     * Whether this rank has a local checkpoint made under the current settings (DeLIA's can-recover-local).
+     * Whether the per-rank state can be restored consistently with the global state (DeLIA's
+     * can-recover-local), and from now on treats local state as per-rank state: {@link #saveGlobal()}
+     * publishes it on every rank at the iteration boundary and saves it with every global line, and
+     * {@link #publishLocal()} / {@link #saveLocal()} are refused (a copy from inside an iteration would be
+     * restored and the iteration then redone). Call it after {@link #readGlobal()}. Collective: the ranks
+     * negotiate the newest iteration at which every rank has a local line and the global series a line, no
+     * later than {@link #iteration()} ({@link LocalRecovery}); the answer is the same on every rank.
      *
-     * @throws IncompatibleRestartException if it was made by a job with another number of ranks: per-rank
-     *     state cannot be redistributed (use {@link #readLocalRecords()} for per-task records)
+     * @return true when {@link #readLocal()} will restore that line; false when per-rank state starts over
+     *     with the global state (nothing restored, or {@code FRESH})
+     * @throws IncompatibleRestartException on every rank, if a rank's lines were made by a job with another
+     *     number of ranks: per-rank state cannot be redistributed (use {@link #readLocalRecords()} for records)
+     * @throws InconsistentRecoveryException on every rank, if the global state resumed from an iteration at
+     *     which some rank has no per-rank state: restoring would mix iterations
      */
     public boolean canRecoverLocal() {
         ensureOpen();
+        perRankState = true;
         if (fresh) {
             return false;
         }
-        List<LineInfo> lines = localEngine.lines();
-        if (lines.isEmpty()) {
-            return false;
-        }
-        LineInfo newest = lines.get(lines.size() - 1);
-        if (!newest.settingsFingerprint().equals(localEngine.settingsFingerprint()) && !parameters.get(EngineKeys.IGNORE_SETTINGS)) {
-            LOG.warn("the settings changed since local checkpoint {}/{} (fingerprint {} there, {} now): not restoring it", folder,
-                    newest.dataFile(), newest.settingsFingerprint(), localEngine.settingsFingerprint());
-            return false;
-        }
-        if (newest.worldSize() != group.size()) {
-            throw new IncompatibleRestartException("the local state of rank " + group.rank() + " in " + folder + "/"
-                    + newest.dataFile() + " was saved by a job of " + newest.worldSize() + " ranks; this job has " + group.size()
-                    + ". Per-rank state cannot be redistributed: restart with " + newest.worldSize() + " ranks, keep per-task"
-                    + " records (readLocalRecords) instead, or start over with FRESH=true");
-        }
-        return true;
+        String now = localEngine.settingsFingerprint();
+        boolean anySettings = parameters.get(EngineKeys.IGNORE_SETTINGS);
+        List<LineInfo> local = localEngine.lines().stream().filter(l -> anySettings || l.settingsFingerprint().equals(now)).toList();
+        List<LineInfo> global = globalEngine == null ? List.of()
+                : globalEngine.lines().stream().filter(l -> anySettings || l.settingsFingerprint().equals(now)).toList();
+        localCut = LocalRecovery.negotiate(group, local, global, iteration(), folder);
+        return localCut.isPresent();
     }
 
     /**
-     * Restores this rank's newest intact local line into the registered local objects.
+     * Restores every rank's per-rank state at the recovery line {@link #canRecoverLocal()} agreed on. When
+     * that line is older than the global state restored (a rank died before its newest line was durable),
+     * the global state is first restored again at that line, with a warning. Collective.
      *
-     * @return the global iteration at which the line was saved
+     * @return the iteration restored, also {@link #iteration()} from now on
+     * @throws IllegalStateException if {@link #canRecoverLocal()} did not return true
+     * @throws IronloopException if a rank cannot restore its line (on every rank, naming how many failed)
      */
     public long readLocal() {
         ensureOpen();
-        synchronized (localLock) {
-            LineInfo line = localEngine.restore().orElseThrow(() -> new IronloopException("rank " + group.rank()
-                    + " has no local checkpoint in " + folder + ": call readLocal() only when canRecoverLocal() is true"));
-            locals.values().forEach(Shadow::apply);
-            localPublishedIteration = line.iteration();
-            launcher.event("restored-local", Map.of("iteration", line.iteration()));
-            listener.restored("local", line.iteration());
-            return line.iteration();
+        long at = localCut.orElseThrow(() -> new IllegalStateException("rank " + group.rank() + ": call readLocal() only when"
+                + " canRecoverLocal() returned true"));
+        if (at < iteration()) {
+            LOG.warn("rank {}: not every rank has per-rank state at iteration {}: restoring the global state again at iteration {},"
+                    + " the newest line every rank has", group.rank(), iteration(), at);
+            readGlobal(OptionalLong.of(at));
         }
+        RuntimeException failure = null;
+        synchronized (localLock) {
+            try {
+                LocalRecovery.restoreAt(store, localEngine.config(), localEngine.lines(), at, Scope.LOCAL, locals.values(),
+                        SETTINGS_ENTRY, settings);
+                localPublishedIteration = at;
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        long failed = group.allreduce(failure == null ? 0L : 1L, io.ironloop.group.ReduceOp.SUM);
+        if (failure != null) {
+            throw failure;
+        }
+        if (failed > 0) {
+            throw new IronloopException(failed + " rank(s) could not restore their per-rank state at iteration " + at + " in " + folder
+                    + " (see their messages); this rank restored its own but does not continue alone");
+        }
+        launcher.event("restored-local", Map.of("iteration", at));
+        listener.restored("local", at);
+        return at;
     }
 
     /**
@@ -574,10 +615,19 @@ public final class Ironloop implements AutoCloseable {
      */
     public void publishLocal() {
         ensureOpen();
+        if (perRankState) {
+            throw new IllegalStateException("local state is per-rank state here (canRecoverLocal() was called): saveGlobal()"
+                    + " publishes and saves it at the iteration boundary; a copy from inside an iteration would be restored and"
+                    + " the iteration then redone. Remove publishLocal()/saveLocal(), or keep per-task records (readLocalRecords)");
+        }
+        publishLocals(iteration());
+    }
+
+    private void publishLocals(long at) {
         synchronized (localLock) {
             locals.values().forEach(Shadow::publish);
             localPublishedVersion++;
-            localPublishedIteration = iteration();
+            localPublishedIteration = at;
         }
     }
 
