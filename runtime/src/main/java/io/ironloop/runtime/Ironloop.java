@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +31,10 @@ import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
-import io.ironloop.core.NoIntactCheckpointException;
 import io.ironloop.core.RestoredState;
 import io.ironloop.format.Scope;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.core.Store;
-import io.ironloop.core.StoreCatalog;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.group.GroupListener;
@@ -104,7 +100,6 @@ public final class Ironloop implements AutoCloseable {
     /** The series of the global state. */
     public static final String GLOBAL_SERIES = "global";
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
-    private static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,})");
     private static final String SETTINGS_ENTRY = "ironloop.settings";
     private static final Duration TRIGGER_WAIT = Duration.ofSeconds(60);
 
@@ -193,7 +188,6 @@ public final class Ironloop implements AutoCloseable {
                 global = CheckpointEngine.open(engineConfig.series(GLOBAL_SERIES).build(), s, events);
                 global.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings);
             }
-            // "recent" keeps two: a rank that dies while writing its newest line still shares the one before with the others
             int localRetain = parameters.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 2
                     : Math.toIntExact(parameters.get(EngineKeys.RETAIN_LINES));
             local = CheckpointEngine.open(EngineConfig.from(parameters).jobId(group.jobId()).rank(group.rank(), group.size())
@@ -397,9 +391,8 @@ public final class Ironloop implements AutoCloseable {
         if (group.rank() == 0) {
             try {
                 synchronized (globalLock) {
-                    if (at.isPresent()) {
-                        line = globalEngine.lines().stream().filter(l -> l.iteration() == at.getAsLong()).reduce((a, b) -> b)
-                                .orElseThrow(() -> new IronloopException("no global line at iteration " + at.getAsLong() + " in " + folder));
+                    if (at.isPresent()) { // restored below from the copy, as on the other ranks
+                        line = LocalRecovery.lineAt(globalEngine.lines(), at.getAsLong(), folder.toString());
                     } else {
                         line = globalEngine.restore().orElseThrow(() -> new IronloopException("no global checkpoint in " + folder
                                 + " to read: call readGlobal() only when canRecoverGlobal() is true"));
@@ -471,8 +464,7 @@ public final class Ironloop implements AutoCloseable {
         boolean due;
         synchronized (globalLock) {
             now = ++iteration;
-            // with per-rank state every rank follows the gate, to save its state with the global line
-            due = (group.rank() == 0 || perRankState) && globalGate.due(now, System.nanoTime());
+            due = (group.rank() == 0 || perRankState) && globalGate.due(now, System.nanoTime()); // per-rank state: every rank
             if (group.rank() == 0) {
                 if (due || publishGlobalEveryCall) {
                     globals.values().forEach(Shadow::publish);
@@ -486,12 +478,7 @@ public final class Ironloop implements AutoCloseable {
             }
         }
         if (perRankState) {
-            synchronized (localLock) {
-                publishLocals(now); // at the boundary: the state after `now` iterations, as the global line holds
-                if (due) {
-                    persistLocal(false);
-                }
-            }
+            publishLocals(now, due); // at the boundary: the state after `now` iterations, as the global line holds
         }
         launcher.iteration(now);
         return saved;
@@ -500,13 +487,11 @@ public final class Ironloop implements AutoCloseable {
     // -------------------------------------------------------------------------------------------- local
 
     /**
-     * Whether the per-rank state can be restored consistently with the global state (DeLIA's
-     * can-recover-local), and from now on treats local state as per-rank state: {@link #saveGlobal()}
-     * publishes it on every rank at the iteration boundary and saves it with every global line, and
-     * {@link #publishLocal()} / {@link #saveLocal()} are refused (a copy from inside an iteration would be
-     * restored and the iteration then redone). Call it after {@link #readGlobal()}. Collective: the ranks
-     * negotiate the newest iteration at which every rank has a local line and the global series a line, no
-     * later than {@link #iteration()} ({@link LocalRecovery}); the answer is the same on every rank.
+     * Whether per-rank state can be restored consistently with the global state (DeLIA's can-recover-local).
+     * Collective, call it after {@link #readGlobal()}: the ranks negotiate the newest iteration, no later than
+     * {@link #iteration()}, at which every rank and the global series have a line; same answer everywhere.
+     * From now on local state is per-rank state: {@link #saveGlobal()} publishes it at the iteration boundary
+     * and saves it with every global line, and {@link #publishLocal()} / {@link #saveLocal()} are refused.
      *
      * @return true when {@link #readLocal()} will restore that line; false when per-rank state starts over
      *     with the global state (nothing restored, or {@code FRESH})
@@ -521,12 +506,10 @@ public final class Ironloop implements AutoCloseable {
         if (fresh) {
             return false;
         }
-        String now = localEngine.settingsFingerprint();
-        boolean anySettings = parameters.get(EngineKeys.IGNORE_SETTINGS);
-        List<LineInfo> local = localEngine.lines().stream().filter(l -> anySettings || l.settingsFingerprint().equals(now)).toList();
-        List<LineInfo> global = globalEngine == null ? List.of()
-                : globalEngine.lines().stream().filter(l -> anySettings || l.settingsFingerprint().equals(now)).toList();
-        localCut = LocalRecovery.negotiate(group, local, global, iteration(), folder);
+        Optional<String> settingsNow = parameters.get(EngineKeys.IGNORE_SETTINGS) ? Optional.empty()
+                : Optional.of(localEngine.settingsFingerprint());
+        localCut = LocalRecovery.negotiate(group, LocalRecovery.madeUnder(settingsNow, localEngine.lines()),
+                globalEngine == null ? List.of() : LocalRecovery.madeUnder(settingsNow, globalEngine.lines()), iteration(), folder);
         return localCut.isPresent();
     }
 
@@ -548,24 +531,13 @@ public final class Ironloop implements AutoCloseable {
                     + " the newest line every rank has", group.rank(), iteration(), at);
             readGlobal(OptionalLong.of(at));
         }
-        RuntimeException failure = null;
-        synchronized (localLock) {
-            try {
+        LocalRecovery.onEveryRank(group, "restore their per-rank state at iteration " + at + " in " + folder, () -> {
+            synchronized (localLock) {
                 LocalRecovery.restoreAt(store, localEngine.config(), localEngine.lines(), at, Scope.LOCAL, locals.values(),
                         SETTINGS_ENTRY, settings);
                 localPublishedIteration = at;
-            } catch (RuntimeException e) {
-                failure = e;
             }
-        }
-        long failed = group.allreduce(failure == null ? 0L : 1L, io.ironloop.group.ReduceOp.SUM);
-        if (failure != null) {
-            throw failure;
-        }
-        if (failed > 0) {
-            throw new IronloopException(failed + " rank(s) could not restore their per-rank state at iteration " + at + " in " + folder
-                    + " (see their messages); this rank restored its own but does not continue alone");
-        }
+        });
         launcher.event("restored-local", Map.of("iteration", at));
         listener.restored("local", at);
         return at;
@@ -581,32 +553,7 @@ public final class Ironloop implements AutoCloseable {
      */
     public List<RestoredState> readLocalRecords() {
         ensureOpen();
-        List<RestoredState> out = new ArrayList<>();
-        if (fresh) {
-            return out;
-        }
-        try {
-            String current = localEngine.settingsFingerprint();
-            for (String series : StoreCatalog.of(store).series()) {
-                var m = RANK_SERIES.matcher(series);
-                if (!m.matches() || Long.parseLong(m.group(1)) % group.size() != group.rank()) {
-                    continue;
-                }
-                try (Store copy = Store.inMemory()) {
-                    SeriesFiles.copySeries(store, series, copy);
-                    try (CheckpointEngine reader = CheckpointEngine.open(EngineConfig.builder().series(series).build(), copy)) {
-                        reader.read().filter(s -> s.line().settingsFingerprint().equals(current)).ifPresent(out::add);
-                    } catch (NoIntactCheckpointException e) {
-                        // a damaged record only costs its tasks, which are run again; it must not block the restart
-                        LOG.warn("rank {}: no intact local line in {}/{} ({}); its tasks are run again", group.rank(), folder, series,
-                                e.getMessage());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new IronloopException("cannot read the local records in " + folder + ": " + e.getMessage(), e);
-        }
-        return out;
+        return fresh ? List.of() : LocalRecovery.records(store, folder, group, localEngine.settingsFingerprint());
     }
 
     /**
@@ -620,14 +567,17 @@ public final class Ironloop implements AutoCloseable {
                     + " publishes and saves it at the iteration boundary; a copy from inside an iteration would be restored and"
                     + " the iteration then redone. Remove publishLocal()/saveLocal(), or keep per-task records (readLocalRecords)");
         }
-        publishLocals(iteration());
+        publishLocals(iteration(), false);
     }
 
-    private void publishLocals(long at) {
+    private void publishLocals(long at, boolean persist) {
         synchronized (localLock) {
             locals.values().forEach(Shadow::publish);
             localPublishedVersion++;
             localPublishedIteration = at;
+            if (persist) {
+                persistLocal(false);
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,9 @@ import io.ironloop.IronloopException;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.LineInfo;
+import io.ironloop.core.NoIntactCheckpointException;
+import io.ironloop.core.RestoredState;
+import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.Store;
 import io.ironloop.format.Scope;
 import io.ironloop.group.ProcessGroup;
@@ -37,6 +41,7 @@ import io.ironloop.runtime.InconsistentRecoveryException;
  */
 public final class LocalRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(LocalRecovery.class);
+    private static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,})");
 
     private LocalRecovery() {
     }
@@ -141,6 +146,46 @@ public final class LocalRecovery {
     }
 
     /**
+     * The newest of {@code lines} at {@code iteration}.
+     *
+     * @throws IronloopException if there is none (any more)
+     */
+    public static LineInfo lineAt(List<LineInfo> lines, long iteration, String where) {
+        return lines.stream().filter(l -> l.iteration() == iteration).reduce((a, b) -> b).orElseThrow(() -> new IronloopException(
+                "no committed line at iteration " + iteration + " in " + where + (lines.isEmpty() ? "" : " of series "
+                        + lines.get(0).series()) + " any more"));
+    }
+
+    /** The lines made under the settings with this fingerprint (all of them when empty: settings ignored). */
+    public static List<LineInfo> madeUnder(java.util.Optional<String> fingerprint, List<LineInfo> lines) {
+        return lines.stream().filter(l -> fingerprint.isEmpty() || l.settingsFingerprint().equals(fingerprint.get())).toList();
+    }
+
+    /**
+     * Runs {@code step} on every rank and continues only if it succeeded everywhere. Collective.
+     *
+     * @param what what the step does, for the message ("restore …")
+     * @throws RuntimeException the step's own exception on a rank where it failed; an {@link IronloopException}
+     *     naming how many ranks failed on the others
+     */
+    public static void onEveryRank(ProcessGroup group, String what, Runnable step) {
+        RuntimeException failure = null;
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        long failed = group.allreduce(failure == null ? 0L : 1L, io.ironloop.group.ReduceOp.SUM);
+        if (failure != null) {
+            throw failure;
+        }
+        if (failed > 0) {
+            throw new IronloopException(failed + " rank(s) could not " + what + " (see their messages); rank " + group.rank()
+                    + " could, but does not continue alone");
+        }
+    }
+
+    /**
      * Restores the line of {@code series} at {@code iteration} into {@code shadows} (and applies them), from a
      * copy of its files, so no other line of the series can be restored instead.
      *
@@ -150,9 +195,7 @@ public final class LocalRecovery {
      */
     public static LineInfo restoreAt(Store store, EngineConfig config, List<LineInfo> lines, long iteration, Scope scope,
             Collection<Shadow> shadows, String settingsName, byte[] settings) {
-        LineInfo line = lines.stream().filter(l -> l.iteration() == iteration).reduce((a, b) -> b)
-                .orElseThrow(() -> new IronloopException("series " + config.series() + " in " + store.location()
-                        + " has no committed line at iteration " + iteration + " any more"));
+        LineInfo line = lineAt(lines, iteration, store.location());
         try {
             return restoreCopy(SeriesFiles.pack(store, SeriesFiles.filesOf(line)), config, scope, shadows, settingsName, settings,
                     () -> new IronloopException("the copy of " + line.dataFile() + " holds no line"));
@@ -181,5 +224,35 @@ public final class LocalRecovery {
                 return line;
             }
         }
+    }
+
+    /**
+     * Per-task records: the newest intact local line under the current settings of every old rank's series
+     * that falls to this rank (old rank q goes to rank q mod size), as new arrays, read from a copy of the
+     * series. A series with no intact line is left out with a warning (its tasks are simply run again).
+     */
+    public static List<RestoredState> records(Store store, Path folder, ProcessGroup group, String fingerprint) {
+        List<RestoredState> out = new ArrayList<>();
+        try {
+            for (String series : StoreCatalog.of(store).series()) {
+                var m = RANK_SERIES.matcher(series);
+                if (!m.matches() || Long.parseLong(m.group(1)) % group.size() != group.rank()) {
+                    continue;
+                }
+                try (Store copy = Store.inMemory()) {
+                    SeriesFiles.copySeries(store, series, copy);
+                    try (CheckpointEngine reader = CheckpointEngine.open(EngineConfig.builder().series(series).build(), copy)) {
+                        reader.read().filter(s -> s.line().settingsFingerprint().equals(fingerprint)).ifPresent(out::add);
+                    } catch (NoIntactCheckpointException e) {
+                        // a damaged record only costs its tasks, which are run again; it must not block the restart
+                        LOG.warn("rank {}: no intact local line in {}/{} ({}); its tasks are run again", group.rank(), folder, series,
+                                e.getMessage());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IronloopException("cannot read the local records in " + folder + ": " + e.getMessage(), e);
+        }
+        return out;
     }
 }
