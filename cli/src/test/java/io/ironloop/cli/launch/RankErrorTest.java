@@ -36,7 +36,12 @@ class RankErrorTest {
     }
 
     private LaunchResult launch(String mode, int restarts) throws Exception {
-        Path params = Files.writeString(dir.resolve("params.json"), "{\"FT_FOLDER\": \"ft\", \"CHECKPOINTING_GLOBAL_ITERATION\": 1}");
+        return launch(mode, restarts, "ft");
+    }
+
+    private LaunchResult launch(String mode, int restarts, String folder) throws Exception {
+        Path params = Files.writeString(dir.resolve("params.json"), "{\"FT_FOLDER\": \"" + folder
+                + "\", \"CHECKPOINTING_GLOBAL_ITERATION\": 1, \"MAX_IN_FLIGHT\": 1}");
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(3).jobId(jobId).workingDirectory(dir).restarts(restarts)
                 .application(new Application(FailingRank.class.getName(), Optional.empty()))
                 .arguments(List.of("1", "4", mode, "50", "12")).params(params)
@@ -63,6 +68,29 @@ class RankErrorTest {
         assertThat(errText()).doesNotContain("not every surviving rank");
         assertThat(seconds).as("two attempts; before the fix each waited 30 s in close()").isLessThan(40);
         assertThat(r.events(TimelineEvent.DETERMINISTIC_FAILURE).count()).isEqualTo(1);
+    }
+
+    @Test
+    void fullDisk_lastLineCarriesTheRanksOwnMessage_noThirtySecondWait() throws Exception {
+        Path small = dir.resolve("small");
+        Files.createDirectories(small);
+        // a real full file system: a 320 KiB tmpfs holds two 128 KiB global lines, not a third (needs root)
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=320k", "tmpfs", small.toString())
+                .redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here (not root?)");
+        try {
+            long start = System.nanoTime();
+            LaunchResult r = launch("disk", 1, small.resolve("ft").toString());
+            double seconds = (System.nanoTime() - start) / 1e9;
+
+            assertThat(r.exitStatus()).as(errText()).isNotZero();
+            assertThat(r.summary()).as(errText()).contains("rank 0 threw CheckpointFailedException at iteration 3")
+                    .contains("No space left on device").contains("is intact");
+            assertThat(errText()).doesNotContain("not every surviving rank");
+            assertThat(seconds).as("two attempts; before the fix each waited 30 s in close()").isLessThan(40);
+        } finally {
+            new ProcessBuilder("umount", "-l", small.toString()).start().waitFor();
+        }
     }
 
     @Test
