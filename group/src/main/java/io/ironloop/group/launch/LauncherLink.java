@@ -149,7 +149,9 @@ public final class LauncherLink {
         StringBuilder message = new StringBuilder(String.valueOf(error.getMessage()));
         boolean configuration = error instanceof io.ironloop.ConfigurationException;
         for (Throwable c = error.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            message.append("; caused by ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+            if (c.getMessage() == null || message.indexOf(c.getMessage()) < 0) { // often already quoted by its wrapper
+                message.append("; caused by ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+            }
             configuration |= c instanceof io.ironloop.ConfigurationException;
         }
         String text = message.length() > MAX_ERROR_CHARS ? message.substring(0, MAX_ERROR_CHARS - 3) + "..." : message.toString();
