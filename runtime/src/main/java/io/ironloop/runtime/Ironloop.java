@@ -378,6 +378,9 @@ public final class Ironloop implements AutoCloseable {
      *     {@link IronloopException} naming rank 0's error on the others)
      */
     public long readGlobal() {
+        if (perRankState) { // the per-rank recovery line was negotiated against iteration 0: it must see this one
+            throw new IllegalStateException("call readGlobal() before canRecoverLocal(): per-rank state is restored at its iteration");
+        }
         return readGlobal(OptionalLong.empty());
     }
 
@@ -495,10 +498,8 @@ public final class Ironloop implements AutoCloseable {
      *
      * @return true when {@link #readLocal()} will restore that line; false when per-rank state starts over
      *     with the global state (nothing restored, or {@code FRESH})
-     * @throws IncompatibleRestartException on every rank, if a rank's lines were made by a job with another
-     *     number of ranks: per-rank state cannot be redistributed (use {@link #readLocalRecords()} for records)
-     * @throws InconsistentRecoveryException on every rank, if the global state resumed from an iteration at
-     *     which some rank has no per-rank state: restoring would mix iterations
+     * @throws IncompatibleRestartException on every rank, if lines were made by a job of another size
+     * @throws InconsistentRecoveryException on every rank, if some rank has no line at the global iteration
      */
     public boolean canRecoverLocal() {
         ensureOpen();
@@ -524,8 +525,7 @@ public final class Ironloop implements AutoCloseable {
      */
     public long readLocal() {
         ensureOpen();
-        long at = localCut.orElseThrow(() -> new IllegalStateException("rank " + group.rank() + ": call readLocal() only when"
-                + " canRecoverLocal() returned true"));
+        long at = localCut.orElseThrow(() -> new IllegalStateException("call readLocal() only when canRecoverLocal() returned true"));
         if (at < iteration()) {
             LOG.warn("rank {}: not every rank has per-rank state at iteration {}: restoring the global state again at iteration {},"
                     + " the newest line every rank has", group.rank(), iteration(), at);

@@ -123,11 +123,13 @@ class IronloopTest {
     }
 
     @Test
-    void perRankState_publishInsideAnIteration_isRefused() throws Exception {
+    void perRankState_publishInsideAnIterationOrReadGlobalAfterwards_isRefused() throws Exception {
         InJvmJob.Outcome run = new InJvmJob(dir.resolve("ft")).each(1, SETTINGS, ft -> {
             ft.registerLocal("counter", new long[1]);
             assertThat(ft.canRecoverLocal()).isFalse();
             assertThatThrownBy(ft::saveLocal).isInstanceOf(IllegalStateException.class).hasMessageContaining("iteration boundary");
+            assertThatThrownBy(ft::readGlobal).as("the recovery line was negotiated against iteration 0")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("before canRecoverLocal()");
             return new long[] {0, 0};
         });
         assertThat(run.errors()).isEmpty();
