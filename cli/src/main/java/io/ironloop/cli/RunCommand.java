@@ -41,7 +41,9 @@ import picocli.CommandLine.Spec;
             "A non-zero exit of any rank fails the attempt: the other ranks get --settle to notice the failure,"
                 + " save and exit by themselves, then SIGTERM, then SIGKILL after --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
                 + " 0.5 s, 1 s, 2 s, ... (--backoff, --max-backoff), so it can resume from its checkpoints;"
-                + " restarting stops early when --storm-limit attempts in a row fail at the same iteration.",
+                + " restarting stops early when --storm-limit attempts in a row fail at the same iteration, and at once"
+                + " when a rank's exception is a configuration error or repeats (same exception and message at the same"
+                + " iteration as in the attempt before): the last line then carries that rank's own message.",
             "",
             "SIGINT or SIGTERM to the launcher is forwarded to every rank; the launcher waits up to --grace"
                 + " for them to save and exit, then exits 130 / 143 without restarting. A second signal kills"

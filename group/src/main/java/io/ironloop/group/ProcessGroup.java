@@ -164,8 +164,10 @@ public interface ProcessGroup extends AutoCloseable {
     /**
      * Leaves the job (on the newest group of a shrink chain; a shrunk group is only released). Collective:
      * waits (up to 30 s) until every surviving member closes too, so nobody leaves while another still
-     * expects its messages, and these departures are not reported as failures. Afterwards operations
-     * throw {@link IllegalStateException}.
+     * expects its messages, and these departures are not reported as failures. A member still waiting for
+     * a message from this one (this one ended early, e.g. with an exception) throws
+     * {@link ProcessFailedException} at once and so closes too. Afterwards operations throw
+     * {@link IllegalStateException}.
      */
     @Override
     void close();

@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -33,12 +33,11 @@ import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
-import io.ironloop.core.NoIntactCheckpointException;
 import io.ironloop.core.RestoredState;
 import io.ironloop.format.Scope;
 import io.ironloop.core.Snapshotable;
-import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.Store;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.group.GroupListener;
@@ -48,6 +47,7 @@ import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.internal.state.CompletionFile;
 import io.ironloop.runtime.internal.state.FrequencyGates;
+import io.ironloop.runtime.internal.state.LocalRecovery;
 import io.ironloop.runtime.internal.state.SeriesFiles;
 import io.ironloop.runtime.internal.state.Shadow;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
@@ -136,6 +136,8 @@ public final class Ironloop implements AutoCloseable {
     private long localPublishedVersion;
     private long localPublishedIteration;
     private long localPersistedVersion;
+    private boolean perRankState;
+    private OptionalLong localCut = OptionalLong.empty();
     private boolean closed;
 
     private Ironloop(Builder b) {
@@ -189,7 +191,7 @@ public final class Ironloop implements AutoCloseable {
                 global = CheckpointEngine.open(engineConfig.series(GLOBAL_SERIES).build(), s, events);
                 global.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings);
             }
-            int localRetain = parameters.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 1
+            int localRetain = parameters.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 2
                     : Math.toIntExact(parameters.get(EngineKeys.RETAIN_LINES));
             local = CheckpointEngine.open(EngineConfig.from(parameters).jobId(group.jobId()).rank(group.rank(), group.size())
                     .series(localSeries(group.rank())).retainLines(localRetain).build(), s, events);
@@ -379,6 +381,14 @@ public final class Ironloop implements AutoCloseable {
      *     {@link IronloopException} naming rank 0's error on the others)
      */
     public long readGlobal() {
+        if (perRankState) { // the per-rank recovery line was negotiated against iteration 0: it must see this one
+            throw new IllegalStateException("call readGlobal() before canRecoverLocal(): per-rank state is restored at its iteration");
+        }
+        return readGlobal(OptionalLong.empty());
+    }
+
+    /** {@link #readGlobal()} of the newest intact line, or of the line at {@code at} (on every rank from a copy). */
+    private long readGlobal(OptionalLong at) {
         ensureOpen();
         long start = System.nanoTime();
         byte[] packet;
@@ -387,9 +397,13 @@ public final class Ironloop implements AutoCloseable {
         if (group.rank() == 0) {
             try {
                 synchronized (globalLock) {
-                    line = globalEngine.restore().orElseThrow(() -> new IronloopException("no global checkpoint in " + folder
-                            + " to read: call readGlobal() only when canRecoverGlobal() is true"));
-                    globals.values().forEach(Shadow::apply);
+                    if (at.isPresent()) { // restored below from the copy, as on the other ranks
+                        line = LocalRecovery.lineAt(globalEngine.lines(), at.getAsLong(), folder.toString());
+                    } else {
+                        line = globalEngine.restore().orElseThrow(() -> new IronloopException("no global checkpoint in " + folder
+                                + " to read: call readGlobal() only when canRecoverGlobal() is true"));
+                        globals.values().forEach(Shadow::apply);
+                    }
                 }
                 packet = withStatus((byte) 0, SeriesFiles.pack(store, SeriesFiles.filesOf(line)));
             } catch (IOException | RuntimeException e) {
@@ -403,7 +417,7 @@ public final class Ironloop implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
-        if (group.rank() != 0) {
+        if (group.rank() != 0 || at.isPresent()) {
             if (received[0] != 0) {
                 throw new IronloopException("rank 0 could not read the global checkpoint: "
                         + new String(received, 1, received.length - 1, StandardCharsets.UTF_8));
@@ -423,18 +437,10 @@ public final class Ironloop implements AutoCloseable {
     }
 
     private LineInfo restoreMirror(byte[] files) {
-        try (Store mirror = Store.inMemory()) {
-            SeriesFiles.unpack(files, mirror);
-            try (CheckpointEngine engine = CheckpointEngine.open(engineConfig.series(GLOBAL_SERIES).build(), mirror)) {
-                engine.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings);
-                synchronized (globalLock) {
-                    for (Shadow s : globals.values()) {
-                        s.protect(engine, Scope.GLOBAL);
-                    }
-                    LineInfo line = engine.restore().orElseThrow(() -> new IronloopException("rank 0 sent no global line"));
-                    globals.values().forEach(Shadow::apply);
-                    return line;
-                }
+        try {
+            synchronized (globalLock) {
+                return LocalRecovery.restoreCopy(files, engineConfig.series(GLOBAL_SERIES).build(), Scope.GLOBAL, globals.values(),
+                        SETTINGS_ENTRY, settings, () -> new IronloopException("rank 0 sent no global line"));
             }
         } catch (IOException e) {
             throw new IronloopException("cannot restore the global line rank 0 sent: " + e.getMessage(), e);
@@ -461,11 +467,15 @@ public final class Ironloop implements AutoCloseable {
         ensureOpen();
         boolean saved = false;
         long now;
+        boolean due;
         synchronized (globalLock) {
             now = ++iteration;
+            long t = clock.getAsLong();
+            due = (group.rank() == 0 || perRankState) && globalGates.due(t); // per-rank state: every rank
+            if (due && group.rank() != 0) {
+                globalGates.taken(t, Duration.ZERO); // rank 0's gates count its global save; the others' their per-rank copy
+            }
             if (group.rank() == 0) {
-                long t = clock.getAsLong();
-                boolean due = globalGates.due(t);
                 if (due || publishGlobalEveryCall) {
                     globals.values().forEach(Shadow::publish);
                     globalPublished = now;
@@ -478,6 +488,9 @@ public final class Ironloop implements AutoCloseable {
                 }
             }
         }
+        if (perRankState) {
+            publishLocals(now, due); // at the boundary: the state after `now` iterations, as the global line holds
+        }
         launcher.iteration(now);
         return saved;
     }
@@ -485,51 +498,57 @@ public final class Ironloop implements AutoCloseable {
     // -------------------------------------------------------------------------------------------- local
 
     /**
-     * Whether this rank has a local checkpoint made under the current settings (DeLIA's can-recover-local).
+     * Whether per-rank state can be restored consistently with the global state (DeLIA's can-recover-local).
+     * Collective, call it after {@link #readGlobal()}: the ranks negotiate the newest iteration, no later than
+     * {@link #iteration()}, at which every rank and the global series have a line; same answer everywhere.
+     * From now on local state is per-rank state: {@link #saveGlobal()} publishes it at the iteration boundary
+     * and saves it with every global line, and {@link #publishLocal()} / {@link #saveLocal()} are refused.
      *
-     * @throws IncompatibleRestartException if it was made by a job with another number of ranks: per-rank
-     *     state cannot be redistributed (use {@link #readLocalRecords()} for per-task records)
+     * @return true when {@link #readLocal()} will restore that line; false when per-rank state starts over
+     *     with the global state (nothing restored, or {@code FRESH})
+     * @throws IncompatibleRestartException on every rank, if lines were made by a job of another size
+     * @throws InconsistentRecoveryException on every rank, if some rank has no line at the global iteration
      */
     public boolean canRecoverLocal() {
         ensureOpen();
+        perRankState = true;
         if (fresh) {
             return false;
         }
-        List<LineInfo> lines = localEngine.lines();
-        if (lines.isEmpty()) {
-            return false;
-        }
-        LineInfo newest = lines.get(lines.size() - 1);
-        if (!newest.settingsFingerprint().equals(localEngine.settingsFingerprint()) && !parameters.get(EngineKeys.IGNORE_SETTINGS)) {
-            LOG.warn("the settings changed since local checkpoint {}/{} (fingerprint {} there, {} now): not restoring it", folder,
-                    newest.dataFile(), newest.settingsFingerprint(), localEngine.settingsFingerprint());
-            return false;
-        }
-        if (newest.worldSize() != group.size()) {
-            throw new IncompatibleRestartException("the local state of rank " + group.rank() + " in " + folder + "/"
-                    + newest.dataFile() + " was saved by a job of " + newest.worldSize() + " ranks; this job has " + group.size()
-                    + ". Per-rank state cannot be redistributed: restart with " + newest.worldSize() + " ranks, keep per-task"
-                    + " records (readLocalRecords) instead, or start over with FRESH=true");
-        }
-        return true;
+        Optional<String> settingsNow = parameters.get(EngineKeys.IGNORE_SETTINGS) ? Optional.empty()
+                : Optional.of(localEngine.settingsFingerprint());
+        localCut = LocalRecovery.negotiate(group, LocalRecovery.madeUnder(settingsNow, localEngine.lines()),
+                globalEngine == null ? List.of() : LocalRecovery.madeUnder(settingsNow, globalEngine.lines()), iteration(), folder);
+        return localCut.isPresent();
     }
 
     /**
-     * Restores this rank's newest intact local line into the registered local objects.
+     * Restores every rank's per-rank state at the recovery line {@link #canRecoverLocal()} agreed on. When
+     * that line is older than the global state restored (a rank died before its newest line was durable),
+     * the global state is first restored again at that line, with a warning. Collective.
      *
-     * @return the global iteration at which the line was saved
+     * @return the iteration restored, also {@link #iteration()} from now on
+     * @throws IllegalStateException if {@link #canRecoverLocal()} did not return true
+     * @throws IronloopException if a rank cannot restore its line (on every rank, naming how many failed)
      */
     public long readLocal() {
         ensureOpen();
-        synchronized (localLock) {
-            LineInfo line = localEngine.restore().orElseThrow(() -> new IronloopException("rank " + group.rank()
-                    + " has no local checkpoint in " + folder + ": call readLocal() only when canRecoverLocal() is true"));
-            locals.values().forEach(Shadow::apply);
-            localPublishedIteration = line.iteration();
-            launcher.event("restored-local", Map.of("iteration", line.iteration()));
-            listener.restored("local", line.iteration());
-            return line.iteration();
+        long at = localCut.orElseThrow(() -> new IllegalStateException("call readLocal() only when canRecoverLocal() returned true"));
+        if (at < iteration()) {
+            LOG.warn("rank {}: not every rank has per-rank state at iteration {}: restoring the global state again at iteration {},"
+                    + " the newest line every rank has", group.rank(), iteration(), at);
+            readGlobal(OptionalLong.of(at));
         }
+        LocalRecovery.onEveryRank(group, "restore their per-rank state at iteration " + at + " in " + folder, () -> {
+            synchronized (localLock) {
+                LocalRecovery.restoreAt(store, localEngine.config(), localEngine.lines(), at, Scope.LOCAL, locals.values(),
+                        SETTINGS_ENTRY, settings);
+                localPublishedIteration = at;
+            }
+        });
+        launcher.event("restored-local", Map.of("iteration", at));
+        listener.restored("local", at);
+        return at;
     }
 
     /**
@@ -542,32 +561,7 @@ public final class Ironloop implements AutoCloseable {
      */
     public List<RestoredState> readLocalRecords() {
         ensureOpen();
-        List<RestoredState> out = new ArrayList<>();
-        if (fresh) {
-            return out;
-        }
-        try {
-            String current = localEngine.settingsFingerprint();
-            for (String series : StoreCatalog.of(store).series()) {
-                int rank = StoreCatalog.rankOf(series);
-                if (rank < 0 || rank % group.size() != group.rank()) {
-                    continue;
-                }
-                try (Store copy = Store.inMemory()) {
-                    SeriesFiles.copySeries(store, series, copy);
-                    try (CheckpointEngine reader = CheckpointEngine.open(EngineConfig.builder().series(series).build(), copy)) {
-                        reader.read().filter(s -> s.line().settingsFingerprint().equals(current)).ifPresent(out::add);
-                    } catch (NoIntactCheckpointException e) {
-                        // a damaged record only costs its tasks, which are run again; it must not block the restart
-                        LOG.warn("rank {}: no intact local line in {}/{} ({}); its tasks are run again", group.rank(), folder, series,
-                                e.getMessage());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new IronloopException("cannot read the local records in " + folder + ": " + e.getMessage(), e);
-        }
-        return out;
+        return fresh ? List.of() : LocalRecovery.records(store, folder, group, localEngine.settingsFingerprint());
     }
 
     /**
@@ -576,10 +570,22 @@ public final class Ironloop implements AutoCloseable {
      */
     public void publishLocal() {
         ensureOpen();
+        if (perRankState) {
+            throw new IllegalStateException("local state is per-rank state here (canRecoverLocal() was called): saveGlobal()"
+                    + " publishes and saves it at the iteration boundary; a copy from inside an iteration would be restored and"
+                    + " the iteration then redone. Remove publishLocal()/saveLocal(), or keep per-task records (readLocalRecords)");
+        }
+        publishLocals(iteration(), false);
+    }
+
+    private void publishLocals(long at, boolean persist) {
         synchronized (localLock) {
             locals.values().forEach(Shadow::publish);
             localPublishedVersion++;
-            localPublishedIteration = iteration();
+            localPublishedIteration = at;
+            if (persist) {
+                persistLocal(false);
+            }
         }
     }
 

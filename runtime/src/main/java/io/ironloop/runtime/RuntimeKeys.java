@@ -41,7 +41,8 @@ public final class RuntimeKeys {
 
     /** Keep only the newest local line of each rank. */
     public static final ParameterKey<Boolean> CHECKPOINTING_LOCAL_RECENT = ParameterKey.bool("CHECKPOINTING_LOCAL_RECENT", true,
-            "keep only the newest local checkpoint of each rank (false: keep RETAIN_LINES of them)");
+            "keep only the newest two local checkpoints of each rank — one more than the newest, so that a rank that dies"
+                    + " while writing it still shares a line with the others (false: keep RETAIN_LINES of them)");
 
     /** DeLIA's workload scheduler of task pools (defined with the task pool). */
     public static final ParameterKey<WorkloadScheduler> WORKLOAD_SCHEDULER = TaskKeys.WORKLOAD_SCHEDULER;

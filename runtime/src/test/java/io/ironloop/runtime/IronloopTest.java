@@ -107,6 +107,54 @@ class IronloopTest {
     }
 
     @Test
+    void perRankState_oneRankLostItsNewestLine_everyRankRestoresTheNewestCommonLine_globalToo() throws Exception {
+        InJvmJob job = new InJvmJob(dir.resolve("ft"));
+        InJvmJob.Outcome first = job.each(3, SETTINGS, ft -> perRankLoop(ft, 5));
+        assertThat(first.errors()).isEmpty();
+        try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("ft").resolve("rank-00001"))) {
+            for (Path f : files.filter(f -> f.getFileName().toString().contains("000005")).toList()) {
+                Files.delete(f); // rank 1 died before its line of iteration 5 was durable
+            }
+        }
+        InJvmJob.Outcome second = job.each(3, SETTINGS, ft -> perRankLoop(ft, 8));
+        assertThat(second.errors()).isEmpty();
+        assertThat(second.startedAt()).as("the global state went back to the common line too").containsOnly(4L);
+        assertThat(second.checksums()).as("each rank's counter: one per iteration, none counted twice").containsOnly(8L);
+    }
+
+    @Test
+    void perRankState_publishInsideAnIterationOrReadGlobalAfterwards_isRefused() throws Exception {
+        InJvmJob.Outcome run = new InJvmJob(dir.resolve("ft")).each(1, SETTINGS, ft -> {
+            ft.registerLocal("counter", new long[1]);
+            assertThat(ft.canRecoverLocal()).isFalse();
+            assertThatThrownBy(ft::saveLocal).isInstanceOf(IllegalStateException.class).hasMessageContaining("iteration boundary");
+            assertThatThrownBy(ft::readGlobal).as("the recovery line was negotiated against iteration 0")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("before canRecoverLocal()");
+            return new long[] {0, 0};
+        });
+        assertThat(run.errors()).isEmpty();
+    }
+
+    /** Counts iterations in per-rank state; returns {counter, iteration resumed from}. */
+    private static long[] perRankLoop(Ironloop ft, int iterations) {
+        long[] counter = new long[1];
+        ft.registerLocal("counter", counter);
+        if (ft.canRecoverGlobal()) {
+            ft.readGlobal();
+        }
+        if (ft.canRecoverLocal()) {
+            ft.readLocal();
+        }
+        long started = ft.iteration();
+        for (long i = ft.iteration(); i < iterations; i++) {
+            counter[0]++;
+            ft.group().barrier();
+            ft.saveGlobal();
+        }
+        return new long[] {counter[0], started};
+    }
+
+    @Test
     void readLocalRecords_oneRecordDamaged_leftOutInsteadOfFailingTheRestart() throws Exception {
         InJvmJob job = new InJvmJob(dir.resolve("ft")).with("CHECKPOINTING_TIME_LOCAL", "0");
         InJvmJob.Outcome two = job.each(2, SETTINGS, ft -> {

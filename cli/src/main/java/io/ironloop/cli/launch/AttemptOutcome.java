@@ -12,9 +12,21 @@ import java.util.OptionalLong;
  * @param injected whether the first failure was caused by an injected fault
  * @param signal the signal the launcher received during the attempt, if any
  * @param usageError why the run cannot do what was asked, if found during the attempt
+ * @param error the exception a rank reported before ending (the cause, whichever rank exited first), if any
  */
 record AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
-        Optional<LauncherSignal> signal, Optional<String> usageError) {
+        Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error) {
+
+    AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
+            Optional<LauncherSignal> signal, Optional<String> usageError) {
+        this(status, failedRank, iteration, injected, signal, usageError, Optional.empty());
+    }
+
+    /** What failed: the rank's own error when it reported one, else which rank exited how. */
+    String cause() {
+        return error.map(RankError::describe)
+                .orElseGet(() -> "rank " + failedRank + " exited with " + ExitStatuses.describe(status));
+    }
 
     boolean succeeded() {
         return status == 0 && signal.isEmpty() && usageError.isEmpty();

@@ -48,6 +48,7 @@ final class JobAttempt {
     private final Integer[] statuses;
     private final List<Set<Long>> sync = new ArrayList<>();
     private final long[] lastIteration;
+    private final long[] resumedAt;
     private final Set<Integer> injected = new HashSet<>();
     private int live;
     private boolean stopping;
@@ -58,6 +59,7 @@ final class JobAttempt {
     private OptionalLong highestIteration = OptionalLong.empty();
     private LauncherSignal signal;
     private String usageError;
+    private RankError error;
 
     JobAttempt(Job job, int attempt) {
         this.job = job;
@@ -67,9 +69,11 @@ final class JobAttempt {
         this.connections = new RankConnection[size];
         this.statuses = new Integer[size];
         this.lastIteration = new long[size];
+        this.resumedAt = new long[size];
         for (int r = 0; r < size; r++) {
             sync.add(Set.of());
             lastIteration[r] = -1;
+            resumedAt[r] = -1;
         }
     }
 
@@ -112,7 +116,7 @@ final class JobAttempt {
         }
         boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
         return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
-                Optional.ofNullable(signal), Optional.ofNullable(usageError));
+                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error));
     }
 
     /**
@@ -402,6 +406,10 @@ final class JobAttempt {
             iteration(c, node.path("iteration").asLong());
         } else if ("plan".equals(type) && node.path("iterations").canConvertToLong()) {
             plan(node.path("iterations").asLong());
+        } else if ("restored".equals(type) && node.path("iteration").canConvertToLong()) {
+            resumedAt[r] = node.path("iteration").asLong();
+        } else if (RankError.EVENT.equals(type)) {
+            rankError(r, node);
         }
     }
 
@@ -435,6 +443,24 @@ final class JobAttempt {
         job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
                 fields("fault", kill.describe(), "signal", "SIGKILL", "iteration", it));
         ranks[r].kill();
+    }
+
+    /**
+     * A rank reported the exception it ends with: that is the attempt's cause, whichever rank exits first.
+     * The others are released by the group (its departure notice); those that do not exit by themselves
+     * within --settle are stopped.
+     */
+    private void rankError(int r, ObjectNode node) {
+        // where the rank was: its last iteration, or where it resumed when it threw before finishing one
+        Optional<RankError> reported = RankError.of(r, node, Math.max(lastIteration[r], resumedAt[r]));
+        if (reported.isEmpty() || error != null) {
+            return;
+        }
+        error = reported.get();
+        job.log().error(error.describe());
+        if (!stopping && stopAt == null && live > 1) {
+            stopAt = Instant.now().plus(job.spec().settle());
+        }
     }
 
     private void plan(long last) {

@@ -29,7 +29,9 @@ import java.util.stream.Collectors;
  * <p>Per attempt every rank gets fresh peer ports and {@code IRONLOOP_ATTEMPT}; the control socket and job
  * secret stay for the whole run. The first non-zero rank exit fails the attempt: the other ranks get
  * SIGTERM, then SIGKILL after the grace period. A failed attempt is relaunched after an exponential
- * backoff while restarts remain, unless the same failure repeated ({@link LaunchSpec#stormLimit()}).
+ * backoff while restarts remain, unless the same failure repeated ({@link LaunchSpec#stormLimit()}) or a
+ * rank reported a deterministic error ({@link FailureVerdict}); the last line then carries the rank's own
+ * message.
  * A signal {@link #deliver delivered} to the launcher is forwarded to the ranks and ends the run without
  * restart (130 for SIGINT, 143 for SIGTERM); a second one kills the ranks at once.
  *
@@ -125,6 +127,7 @@ public final class Launcher {
 
     private Ending supervise(JobAttempt.Job job) {
         RestartPolicy policy = new RestartPolicy(spec.restarts(), spec.backoff(), spec.maxBackoff(), spec.stormLimit());
+        FailureVerdict verdict = new FailureVerdict();
         for (int attempt = 0; ; attempt++) {
             AttemptOutcome outcome = new JobAttempt(job, attempt).run();
             int attempts = attempt + 1;
@@ -139,8 +142,15 @@ public final class Launcher {
             if (outcome.status() == 0) {
                 return finished(job, attempts);
             }
-            String failure = "rank " + outcome.failedRank() + " exited with " + ExitStatuses.describe(outcome.status());
+            String failure = outcome.cause();
             Optional<String> storm = policy.recordFailure(outcome);
+            Optional<String> deterministic = verdict.deterministic(outcome);
+            if (deterministic.isPresent()) {
+                job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.DETERMINISTIC_FAILURE,
+                        fields("message", deterministic.get()));
+                return new Ending(outcome.status(), attempts, "job " + job.id() + " failed in attempt " + attempt + ": "
+                        + deterministic.get());
+            }
             if (!policy.mayRestartAfter(attempt)) {
                 return new Ending(outcome.status(), attempts, "job " + job.id() + " failed in attempt " + attempt + ": "
                         + failure + (spec.restarts() > 0 ? "; no restarts left (--restarts " + spec.restarts() + ")" : ""));

@@ -56,10 +56,10 @@ final class RestartPolicy {
         if (recent.size() < stormLimit || recent.stream().distinct().count() != 1) {
             return Optional.empty();
         }
-        OptionalLong it = outcome.iteration();
+        OptionalLong it = outcome.error().map(RankError::iteration).orElse(outcome.iteration());
         return Optional.of("restart storm: the last " + stormLimit + " attempts all failed "
                 + (it.isPresent() ? "at iteration " + it.getAsLong() : "before reporting any iteration")
-                + " (last: rank " + outcome.failedRank() + ", " + ExitStatuses.describe(outcome.status())
-                + "); restarting again would not help: fix the cause (see the ranks' output above) and rerun");
+                + " (last: " + outcome.cause() + "); restarting again would not help: fix the cause"
+                + (outcome.error().isPresent() ? "" : " (see the ranks' output above)") + " and rerun");
     }
 }

@@ -60,6 +60,8 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     public static final String RESTART_SCHEDULED = "restart-scheduled";
     /** Supervisor: restarts stopped because the same failure repeated; field {@code message}. */
     public static final String RESTART_STORM = "restart-storm";
+    /** Supervisor: restarts stopped because a rank's error is deterministic; field {@code message}. */
+    public static final String DETERMINISTIC_FAILURE = "deterministic-failure";
     /** Supervisor: a control connection was refused; fields {@code remote}, {@code reason}. */
     public static final String CONNECTION_REFUSED = "connection-refused";
     /** Supervisor: the run cannot do what was asked (e.g. a fault past the last iteration); field {@code message}. */

@@ -87,7 +87,8 @@ public final class FwiRank {
 
     private int run() {
         FwiConfig config = options.config();
-        try (Ironloop ft = Ironloop.builder().settings(config.settings()).listener(new Progress()).start()) {
+        Progress progress = new Progress();
+        try (Ironloop ft = Ironloop.builder().settings(config.settings()).listener(progress).start()) {
             if (ft.completion().isPresent()) {
                 reportCompleted(ft, ft.completion().get());
                 return 0;
@@ -95,8 +96,11 @@ public final class FwiRank {
             invert(ft, config);
             return 0;
         } catch (ProcessFailedException e) {
-            err.println("fwi: rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks() + " failed; this rank's finished"
-                    + " shots are saved; exiting so that the supervisor restarts the job");
+            // close() has waited for the failure-triggered save: say what it did, never more
+            err.println("fwi: rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks() + " failed; "
+                    + (progress.savedAfterFailure ? "this rank's finished shots are saved"
+                            : "this rank's shots finished since its last local line are not saved (see the messages above)")
+                    + "; exiting so that the supervisor restarts the job");
             return 1;
         } catch (ConfigurationException e) {
             err.println("fwi: " + e.getMessage());
@@ -223,6 +227,14 @@ public final class FwiRank {
 
     /** Runtime events worth a line on standard error and an event in the launcher's timeline. */
     private final class Progress implements RuntimeListener {
+        /** Set when the local save triggered by another rank's failure succeeded. */
+        private volatile boolean savedAfterFailure;
+
+        @Override
+        public void triggered(String kind, String detail) {
+            savedAfterFailure |= kind.equals("heartbeat");
+        }
+
         @Override
         public void settingsChanged(String savedFingerprint, String currentFingerprint) {
             err.println("fwi: the settings changed since the newest checkpoint (settings fingerprint " + savedFingerprint

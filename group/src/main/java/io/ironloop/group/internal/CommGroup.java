@@ -128,7 +128,15 @@ final class CommGroup implements ProcessGroup {
     }
 
     private byte[] take(int source, Envelope.Kind kind, long tag, String operation) {
-        return session.take(epoch, kind, members[source], tag, () -> abortCause(operation));
+        return session.take(epoch, kind, members[source], tag, () -> {
+            RuntimeException e = abortCause(operation);
+            if (e == null && session.departed(epoch, members[source])) {
+                // its departure notice came after everything it sent: what this waits for will never come
+                e = new ProcessFailedException(jobId(), Set.of(source), operation + " at rank " + rank + ": rank " + source
+                        + " closed the group without taking part (it ended, typically with an exception: see its own output)");
+            }
+            return e;
+        });
     }
 
     private void checkRank(int r, String what) {
@@ -408,7 +416,11 @@ final class CommGroup implements ProcessGroup {
     /**
      * Leaves the job. Closing is collective: the survivors first agree that all of them are closing, so
      * nobody leaves while another still waits for its messages, and departures after that are not
-     * reported as failures. Gives up waiting after {@link #CLOSE_WAIT_SECONDS}.
+     * reported as failures. Gives up waiting after {@link #CLOSE_WAIT_SECONDS}. First it sends every member
+     * a departure notice behind its last message: a member still waiting for a message from this one (this
+     * rank ended with an exception while the others are in a collective) throws
+     * {@link ProcessFailedException} at once instead of waiting for a message that will never come, and so
+     * reaches its own close.
      */
     @Override
     public void close() {
@@ -416,6 +428,11 @@ final class CommGroup implements ProcessGroup {
             return;
         }
         if (!superseded && !session.isClosed() && !session.isExcluded()) {
+            for (int r = 0; r < members.length; r++) {
+                if (r != rank) {
+                    post(r, Envelope.Kind.COLLECTIVE, Session.DEPARTURE_TAG, new byte[0]);
+                }
+            }
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             if (done == null) {

@@ -31,6 +31,17 @@ final class Mailbox {
         }
     }
 
+    /** Whether a message of (epoch, kind, source, tag) is buffered. */
+    boolean contains(int epoch, Envelope.Kind kind, int source, long tag) {
+        lock.lock();
+        try {
+            ArrayDeque<byte[]> q = queues.get(new Key(epoch, kind, source, tag));
+            return q != null && !q.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Wakes every waiter so it re-checks its abort condition. */
     void wakeAll() {
         lock.lock();

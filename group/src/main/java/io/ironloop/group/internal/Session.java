@@ -130,6 +130,18 @@ public final class Session implements TransportEvents {
         }
     }
 
+    /**
+     * The collective tag of a member's departure notice (collective sequence numbers start at 1): sent on
+     * the collective channel, so it arrives after every collective and point-to-point message the member
+     * sent before closing.
+     */
+    static final long DEPARTURE_TAG = -1;
+
+    /** Whether world rank {@code sourceWorld} sent its departure notice for {@code epoch}. */
+    boolean departed(int epoch, int sourceWorld) {
+        return mailbox.contains(epoch, Envelope.Kind.COLLECTIVE, sourceWorld, DEPARTURE_TAG);
+    }
+
     byte[] take(int epoch, Envelope.Kind kind, int sourceWorld, long tag, Supplier<RuntimeException> abort) {
         return mailbox.take(epoch, kind, sourceWorld, tag, abort);
     }

@@ -24,6 +24,8 @@ import java.util.Optional;
  *   <li>{@code saved}: {@code iteration}, {@code level} — a checkpoint was committed</li>
  *   <li>{@code restored}: {@code iteration} — state was restored; the loop resumes there</li>
  *   <li>{@code tasks-skipped}: {@code count} — finished tasks skipped after a restart</li>
+ *   <li>{@code error}: {@code exception}, {@code message}, {@code configuration} — the rank ends with an
+ *       exception ({@link #error})</li>
  * </ul>
  */
 public final class LauncherLink {
@@ -127,6 +129,34 @@ public final class LauncherLink {
         if (connection != null) {
             connection.send(ControlProtocol.message("restored").put("iteration", iteration));
         }
+    }
+
+    /** Longest {@code message} an {@code error} event carries, in characters. */
+    static final int MAX_ERROR_CHARS = 4000;
+
+    /**
+     * Reports that this rank ends with an exception, so the launcher names it as the cause of the failure
+     * (rather than the ranks that merely saw it leave) and can tell a deterministic error from one worth a
+     * restart. Fields: {@code exception} (class name), {@code message} (its message and its causes'), and
+     * {@code configuration} (true for a {@link io.ironloop.ConfigurationException}: restarting cannot help).
+     *
+     * @param error what the application threw
+     */
+    public void error(Throwable error) {
+        if (connection == null) {
+            return;
+        }
+        StringBuilder message = new StringBuilder(String.valueOf(error.getMessage()));
+        boolean configuration = error instanceof io.ironloop.ConfigurationException;
+        for (Throwable c = error.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c.getMessage() == null || message.indexOf(c.getMessage()) < 0) { // often already quoted by its wrapper
+                message.append("; caused by ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+            }
+            configuration |= c instanceof io.ironloop.ConfigurationException;
+        }
+        String text = message.length() > MAX_ERROR_CHARS ? message.substring(0, MAX_ERROR_CHARS - 3) + "..." : message.toString();
+        connection.send(ControlProtocol.message("error").put("exception", error.getClass().getName()).put("message", text)
+                .put("configuration", configuration));
     }
 
     /**

@@ -17,8 +17,9 @@ import java.util.Optional;
  * the launcher's control socket and authenticates with the job secret, then starts a daemon watchdog
  * that halts the JVM with {@link #EXIT_LAUNCHER_LOST} as soon as that connection ends, and installs
  * {@link LauncherLink}. Then it calls {@code MAINCLASS.main(ARGS)} on the calling thread. An exception
- * thrown by the application's {@code main} propagates unchanged, so the JVM behaves as if the application
- * had been started directly. Without the launcher's environment it only calls the application.
+ * thrown by the application's {@code main} is first reported to the launcher ({@link LauncherLink#error}),
+ * which names it as the cause of the failure and does not retry a deterministic one, then propagates
+ * unchanged, so the JVM behaves as if the application had been started directly. Without the launcher's environment it only calls the application.
  */
 public final class RankBootstrap {
     /** Exit status of a rank that halts because its launcher is gone. */
@@ -51,6 +52,7 @@ public final class RankBootstrap {
                 System.err.println("ironloop: " + failed.getMessage());
                 System.exit(1);
             }
+            LauncherLink.get().error(e.getCause());
             throw e.getCause();
         }
     }
