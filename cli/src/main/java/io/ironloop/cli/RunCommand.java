@@ -101,8 +101,9 @@ final class RunCommand implements Callable<Integer> {
                     + " ITER 0 is as soon as the rank connects, before its first iteration (repeatable).")
     List<String> fails = new ArrayList<>();
 
-    @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,RANK@SECONDS...]",
-            description = "Send a real SIGTERM to RANK SECONDS after the job's start, once per run (repeatable).")
+    @Option(names = "--preempt", paramLabel = "RANK@itITER|RANK@SECONDS[,...]",
+            description = "Send a real SIGTERM to RANK when it reports reaching iteration ITER (2@it3), or SECONDS after"
+                    + " the job's start (0@5; a fast run can end first and the fault never fires), once per run (repeatable).")
     List<String> preempts = new ArrayList<>();
 
     @Option(names = "--iterations", paramLabel = "N",
@@ -181,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
                 Fault.parseKills(f).forEach(b::kill);
             }
             for (String p : preempts) {
-                Fault.parsePreemptions(p).forEach(b::preempt);
+                Fault.parsePreemptions(p).forEach(b::fault);
             }
             if (iterations != null) {
                 b.lastIteration(iterations);
