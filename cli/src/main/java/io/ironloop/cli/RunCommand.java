@@ -45,7 +45,11 @@ import picocli.CommandLine.Spec;
             "",
             "SIGINT or SIGTERM to the launcher is forwarded to every rank; the launcher waits up to --grace"
                 + " for them to save and exit, then exits 130 / 143 without restarting. A second signal kills"
-                + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9).",
+                + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9), and a"
+                + " reaper process kills them then, stopped ones included.",
+            "",
+            "A rank stopped by SIGSTOP can neither save, exit nor answer SIGTERM: it is killed (SIGKILL) at once"
+                + " when the attempt is ending (a rank failed or exited 0, a signal), otherwise after 10 s stopped.",
             ""},
         footerHeading = "%nRank environment:%n",
         footer = {
