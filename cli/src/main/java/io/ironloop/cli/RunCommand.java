@@ -111,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> preempts = new ArrayList<>();
 
     @Option(names = "--iterations", paramLabel = "N",
-            description = "The application's last iteration number: a --fail past it is a usage error."
+            description = "The application's last iteration number: a --fail or --preempt R@itI past it is a usage error."
                     + " Ranks may declare it themselves (LauncherLink.plan).")
     Long iterations;
 
