@@ -359,15 +359,15 @@ final class JobAttempt {
             }
             Duration stopped = Duration.between(stoppedSince[r], now);
             if (ending != null) {
-                killStopped(r, stopped, ending);
+                killStoppedRank(r, stopped, ending);
             } else if (stopped.compareTo(STOPPED_LIMIT) >= 0) {
-                killStopped(r, stopped, "it stayed stopped for " + Units.formatDuration(STOPPED_LIMIT)
+                killStoppedRank(r, stopped, "it stayed stopped for " + Units.formatDuration(STOPPED_LIMIT)
                         + " and the other ranks wait for it");
             }
         }
     }
 
-    private void killStopped(int r, Duration stopped, String reason) {
+    private void killStoppedRank(int r, Duration stopped, String reason) {
         killedStopped.add(r);
         job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + reason
                 + "; killed it (SIGKILL)");
@@ -504,22 +504,22 @@ final class JobAttempt {
         }
     }
 
-    /**
-     * Strikes a rank waiting at a synchronised iteration. It gets no acknowledgement: a killed rank is gone,
-     * and a preempted one saves and exits from where it waits, so the fault strikes exactly there.
-     */
     /** A rank reported ranks as failed: those that are stopped are hung, not slow, and are killed now. */
     private void detected(int reporter, JsonNode failed) {
         for (JsonNode n : failed) {
             int r = n.asInt(-1);
             if (r >= 0 && r < size && statuses[r] == null && !killedStopped.contains(r) && ranks[r].isAlive()
                     && ranks[r].isStopped()) {
-                killStopped(r, stoppedSince[r] == null ? Duration.ZERO : Duration.between(stoppedSince[r], Instant.now()),
+                killStoppedRank(r, stoppedSince[r] == null ? Duration.ZERO : Duration.between(stoppedSince[r], Instant.now()),
                         "rank " + reporter + " reported it failed");
             }
         }
     }
 
+    /**
+     * Strikes a rank waiting at a synchronised iteration. It gets no acknowledgement: a killed rank is gone,
+     * and a preempted one saves and exits from where it waits, so the fault strikes exactly there.
+     */
     private void inject(RankConnection c, Fault.AtIteration fault, long it) {
         int r = c.rank();
         injected.add(r);
