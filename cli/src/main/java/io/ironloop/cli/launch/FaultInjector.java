@@ -33,6 +33,9 @@ final class FaultInjector {
      * when both are pending there (the SIGTERM then fires in a later attempt).
      */
     Optional<Fault.AtIteration> takeAt(int rank, long iteration) {
+        if (rank < 0 || iteration < 0) {
+            return Optional.empty(); // no fault is planned there (a rank may report any number)
+        }
         for (Fault.AtIteration f : List.of(new Fault.KillAtIteration(rank, iteration),
                 new Fault.PreemptAtIteration(rank, iteration))) {
             if (atIteration.remove(f)) {

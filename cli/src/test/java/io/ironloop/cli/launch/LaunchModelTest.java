@@ -79,6 +79,7 @@ class LaunchModelTest {
         assertThat(f.takeAt(1, 4)).contains(new Fault.KillAtIteration(1, 4));
         assertThat(f.takeAt(1, 4)).contains(new Fault.PreemptAtIteration(1, 4));
         assertThat(f.takeAt(1, 4)).isEmpty();
+        assertThat(f.takeAt(1, -1)).as("a negative iteration from a rank matches no fault").isEmpty();
         assertThat(f.checkPlan(1)).hasValueSatisfying(m -> assertThat(m).contains("--preempt 1@it2"));
         assertThat(f.unfired()).containsExactly(new Fault.PreemptAtIteration(1, 2));
     }
