@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * The applications {@code ironloop demo} can run, each a rank main class of the examples module that prints
  * {@code result sha256=<hex>} on rank 0, with its arguments per size and the faults of a demo without
- * {@code --fail}/{@code --preempt}.
+ * {@code --fail}/{@code --preempt}. Those faults are scheduled by progress (an iteration), never by wall-clock
+ * time, so that each fires however fast or loaded the machine is: a SIGTERM at an early iteration, then a
+ * SIGKILL at a later one, each in its own attempt.
  */
 enum DemoApp {
     /** The full-waveform inversion ({@code io.ironloop.examples.fwi.FwiRank}). */
@@ -27,14 +29,14 @@ enum DemoApp {
 
         @Override
         List<String> defaultPreempts(int ranks, String size) {
-            return List.of(victim(ranks, 2) + "@" + (size.equals("test") ? "4s" : "20s"));
+            return List.of(victim(ranks, 2) + "@it2");
         }
     },
     /** DeLIA's quick-start program ({@code io.ironloop.examples.quickstart.QuickstartRank}). */
     QUICKSTART("io.ironloop.examples.quickstart.QuickstartRank", "DeLIA's quick-start loop (Listing 8)") {
         @Override
         List<String> arguments(String size) {
-            // the pause per iteration stands for computation, so that a timed SIGTERM finds the job running
+            // the pause per iteration stands for computation
             return size.equals("test") ? List.of("2000", "12", "300") : List.of("100000", "20", "500");
         }
 
@@ -51,7 +53,7 @@ enum DemoApp {
 
         @Override
         List<String> defaultPreempts(int ranks, String size) {
-            return List.of(victim(ranks, 2) + "@" + (size.equals("test") ? "5s" : "8s"));
+            return List.of(victim(ranks, 2) + "@it" + (size.equals("test") ? 4 : 6));
         }
     };
 

@@ -53,8 +53,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Run an example application under the launcher with real faults (SIGKILL at an iteration, SIGTERM after a",
             "delay), let the supervisor restart it from its checkpoints, and compare its result bit for bit with a",
-            "failure-free run. Without --fail and --preempt the demo injects one of each (bare 'ironloop demo' is",
-            "'demo fwi --ranks 4 --fail 1@5 --preempt 2@20s', about a minute on two cores).",
+            "failure-free run. Without --fail and --preempt the demo injects one of each, by progress so that both fire",
+            "on any machine (bare 'ironloop demo' is 'demo fwi --ranks 4 --fail 1@5 --preempt 2@it2', about a minute on",
+            "two cores).",
             "",
             "Progress and the timeline go to standard error; the last two lines of standard output are",
             "'result sha256=<hex>' and 'bit-identical to failure-free run: yes|no (reference sha256=<hex>)'.",
@@ -86,8 +87,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--fail", paramLabel = "RANK@ITER[,...]", description = "SIGKILL RANK when it reaches iteration ITER (repeatable).")
     List<String> fails = new ArrayList<>();
 
-    @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,...]",
-            description = "SIGTERM RANK SECONDS after the start (repeatable).")
+    @Option(names = "--preempt", paramLabel = "RANK@itITER|RANK@SECONDS[,...]",
+            description = "SIGTERM RANK when it reaches iteration ITER (2@it3), or SECONDS after the start (repeatable).")
     List<String> preempts = new ArrayList<>();
 
     @Option(names = "--params", paramLabel = "FILE",
@@ -118,9 +119,7 @@ final class DemoCommand implements Callable<Integer> {
         PrintStream out = RunCommand.LineBridge.printStream(commandSpec.commandLine().getOut());
         DemoApp app = app();
         Path cwd = Path.of("").toAbsolutePath();
-        List<Fault.KillAtIteration> kills = new ArrayList<>();
-        List<Fault.Preemption> preemptions = new ArrayList<>();
-        faults(app, kills, preemptions);
+        List<Fault> faults = faults(app);
         Path file = params == null ? null : cwd.resolve(params).normalize();
         if (file != null && !Files.isReadable(file)) {
             throw usage("parameter file " + file + " does not exist or is not readable");
@@ -137,9 +136,9 @@ final class DemoCommand implements Callable<Integer> {
             Path ranksParams = file != null ? file : writeDefaultParams(temp.resolve("ironloop-demo.json"), folder);
             Parameters effective = effectiveParameters(ranksParams);
             List<String> args = app.arguments(size);
-            header(app, effective, folder, ranksParams, temp, kills, preemptions, args);
+            header(app, effective, folder, ranksParams, temp, faults, args);
 
-            Run supervised = launch("supervised", app, args, ranksParams, folder, kills, preemptions, restarts);
+            Run supervised = launch("supervised", app, args, ranksParams, folder, faults, restarts);
             if (supervised.result().exitStatus() == 130 || supervised.result().exitStatus() == 143) {
                 err.println("demo: interrupted: " + supervised.result().summary());
                 return supervised.result().exitStatus();
@@ -179,7 +178,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void faults(DemoApp app, List<Fault.KillAtIteration> kills, List<Fault.Preemption> preemptions) {
+    private List<Fault> faults(DemoApp app) {
         if (ranks < 1) {
             throw usage("--ranks must be at least 1, got " + ranks);
         }
@@ -195,16 +194,18 @@ final class DemoCommand implements Callable<Integer> {
             f = app.defaultFails(ranks, size);
             p = app.defaultPreempts(ranks, size);
         }
+        List<Fault> faults = new ArrayList<>();
         try {
             for (String item : f) {
-                kills.addAll(Fault.parseKills(item));
+                faults.addAll(Fault.parseKills(item));
             }
             for (String item : p) {
-                preemptions.addAll(Fault.parsePreemptions(item));
+                faults.addAll(Fault.parsePreemptions(item));
             }
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        return faults;
     }
 
     /** The checkpoint folder the parameter file itself names, resolved against the working directory. */
@@ -260,20 +261,22 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void header(DemoApp app, Parameters effective, Path folder, Path ranksParams, Path temp, List<Fault.KillAtIteration> kills,
-            List<Fault.Preemption> preemptions, List<String> args) {
+    private void header(DemoApp app, Parameters effective, Path folder, Path ranksParams, Path temp, List<Fault> faults,
+            List<String> args) {
         err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks, scheduler %s, up to %d restarts%n", app.name().toLowerCase(Locale.ROOT),
                 app.title(), app.describe(size), ranks, effective.get(RuntimeKeys.WORKLOAD_SCHEDULER), restarts);
-        List<String> faults = new ArrayList<>();
-        kills.forEach(k -> faults.add(k.describe() + " (SIGKILL to rank " + k.rank() + " when it reaches iteration " + k.iteration() + ")"));
-        preemptions.forEach(p -> faults.add(p.describe() + " (SIGTERM to rank " + p.rank() + " " + p.after().toMillis() / 1000.0
-                + " s after the start)"));
-        err.println("demo: faults: " + (faults.isEmpty() ? "none" : String.join(", ", faults)));
+        List<String> plan = new ArrayList<>();
+        for (Fault f : faults) {
+            plan.add(f.describe() + " (" + (f instanceof Fault.AtIteration a
+                    ? a.signalName() + " to rank " + f.rank() + " when it reaches iteration " + a.iteration()
+                    : "SIGTERM to rank " + f.rank() + " " + ((Fault.Preemption) f).after().toMillis() / 1000.0 + " s after the start")
+                    + ")");
+        }
+        err.println("demo: faults: " + (plan.isEmpty() ? "none" : String.join(", ", plan)));
         err.println("demo: checkpoints in " + folder + "; parameters " + ranksParams + "; full output in " + temp.resolve("demo.log"));
         err.println("demo: supervised run = ironloop run -n " + ranks + " --restarts " + restarts + " --params " + ranksParams
                 + (scheduler != null ? " (WORKLOAD_SCHEDULER=" + scheduler + ")" : "")
-                + kills.stream().map(k -> " " + k.describe()).collect(Collectors.joining())
-                + preemptions.stream().map(p -> " " + p.describe()).collect(Collectors.joining())
+                + faults.stream().map(f -> " " + f.describe()).collect(Collectors.joining())
                 + " -- " + app.mainClass() + " " + String.join(" ", args));
     }
 
@@ -281,8 +284,8 @@ final class DemoCommand implements Callable<Integer> {
     private record Run(LaunchResult result, Optional<String> sha) {
     }
 
-    private Run launch(String label, DemoApp app, List<String> args, Path ranksParams, Path folder, List<Fault.KillAtIteration> kills,
-            List<Fault.Preemption> preemptions, int restartCount) {
+    private Run launch(String label, DemoApp app, List<String> args, Path ranksParams, Path folder, List<Fault> faults,
+            int restartCount) {
         Path cwd = Path.of("").toAbsolutePath();
         AtomicReference<String> sha = new AtomicReference<>();
         log.println("==== " + label + " run ====");
@@ -306,8 +309,7 @@ final class DemoCommand implements Callable<Integer> {
             b.environment(RuntimeKeys.WORKLOAD_SCHEDULER.environmentVariable(), scheduler.name());
         }
         RANK_JVM.forEach(b::jvmOption);
-        kills.forEach(b::kill);
-        preemptions.forEach(b::preempt);
+        faults.forEach(b::fault);
         LaunchSpec spec;
         try {
             spec = b.build();
@@ -347,7 +349,7 @@ final class DemoCommand implements Callable<Integer> {
         err.println("demo: reference: a separate complete failure-free run (no faults, no restarts, its own checkpoint folder)");
         Run reference = null;
         for (int run = 1; run <= REFERENCE_RUNS; run++) {
-            reference = launch("reference", app, args, ranksParams, temp.resolve("reference-checkpoints-" + run), List.of(), List.of(), 0);
+            reference = launch("reference", app, args, ranksParams, temp.resolve("reference-checkpoints-" + run), List.of(), 0);
             if (reference.result().exitStatus() == 0 && reference.sha().isPresent()) {
                 break;
             }

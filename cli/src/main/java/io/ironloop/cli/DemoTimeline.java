@@ -46,6 +46,8 @@ final class DemoTimeline {
                     + (f.get("iteration") != null ? " (last reported iteration " + f.get("iteration") + ")" : "");
             case TimelineEvent.STOPPING -> "stopping ranks " + f.get("ranks") + " with " + f.get("signal") + ": " + f.get("reason");
             case TimelineEvent.GRACE_EXPIRED -> "killed ranks " + f.get("ranks") + " after the grace period";
+            case TimelineEvent.STOPPED_RANK_KILLED -> "killed rank " + e.rank() + " (SIGKILL): it was stopped (SIGSTOP); "
+                    + f.get("reason");
             case TimelineEvent.RESTART_SCHEDULED -> "restart scheduled: attempt " + f.get("next_attempt") + " in "
                     + f.get("delay_ms") + " ms";
             case TimelineEvent.RESTART_STORM, TimelineEvent.USAGE_ERROR -> String.valueOf(f.get("message"));

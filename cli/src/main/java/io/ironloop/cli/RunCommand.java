@@ -47,7 +47,11 @@ import picocli.CommandLine.Spec;
             "",
             "SIGINT or SIGTERM to the launcher is forwarded to every rank; the launcher waits up to --grace"
                 + " for them to save and exit, then exits 130 / 143 without restarting. A second signal kills"
-                + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9).",
+                + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9), and a"
+                + " reaper process kills them then, stopped ones included.",
+            "",
+            "A rank stopped by SIGSTOP can neither save, exit nor answer SIGTERM: it is killed (SIGKILL) at once"
+                + " when the attempt is ending (a rank failed or exited 0, a signal), otherwise after 10 s stopped.",
             ""},
         footerHeading = "%nRank environment:%n",
         footer = {
@@ -103,12 +107,13 @@ final class RunCommand implements Callable<Integer> {
                     + " ITER 0 is as soon as the rank connects, before its first iteration (repeatable).")
     List<String> fails = new ArrayList<>();
 
-    @Option(names = "--preempt", paramLabel = "RANK@SECONDS[,RANK@SECONDS...]",
-            description = "Send a real SIGTERM to RANK SECONDS after the job's start, once per run (repeatable).")
+    @Option(names = "--preempt", paramLabel = "RANK@itITER|RANK@SECONDS[,...]",
+            description = "Send a real SIGTERM to RANK when it reports reaching iteration ITER (2@it3), or SECONDS after"
+                    + " the job's start (0@5; a fast run can end first and the fault never fires), once per run (repeatable).")
     List<String> preempts = new ArrayList<>();
 
     @Option(names = "--iterations", paramLabel = "N",
-            description = "The application's last iteration number: a --fail past it is a usage error."
+            description = "The application's last iteration number: a --fail or --preempt R@itI past it is a usage error."
                     + " Ranks may declare it themselves (LauncherLink.plan).")
     Long iterations;
 
@@ -183,7 +188,7 @@ final class RunCommand implements Callable<Integer> {
                 Fault.parseKills(f).forEach(b::kill);
             }
             for (String p : preempts) {
-                Fault.parsePreemptions(p).forEach(b::preempt);
+                Fault.parsePreemptions(p).forEach(b::fault);
             }
             if (iterations != null) {
                 b.lastIteration(iterations);

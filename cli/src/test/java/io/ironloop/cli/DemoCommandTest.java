@@ -2,6 +2,7 @@ package io.ironloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ironloop.cli.launch.Fault;
 import io.ironloop.cli.launch.TimelineEvent;
 import io.ironloop.examples.fwi.FwiConfig;
 import io.ironloop.examples.fwi.FwiInversion;
@@ -15,11 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code ironloop demo}: real rank JVMs under the launcher for the verdict, and its refusals without any. */
 class DemoCommandTest {
@@ -27,6 +33,12 @@ class DemoCommandTest {
 
     @TempDir
     Path dir;
+
+    /** The reference result, computed once for the runs of the same app and size. */
+    @TempDir
+    static Path sharedCache;
+
+    private static final AtomicLong burned = new AtomicLong();
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -65,6 +77,89 @@ class DemoCommandTest {
         try (Stream<Path> files = Files.list(cache)) {
             assertThat(files.toList()).singleElement().satisfies(f -> assertThat(Files.readString(f)).contains(reference.resultDigest()));
         }
+    }
+
+    /** How the machine is made to differ from the one the demo was tuned on. */
+    enum Machine {
+        /**
+         * Fast: the test size's per-iteration work is about twenty times cheaper than the demo size's (48 x 32
+         * cells and 6 shots against 160 x 80 and 16), so the whole inversion takes about a second, far less
+         * than the 20 s after which the demo's former timed preemption fired.
+         */
+        FAST,
+        /** Loaded: as many CPU-burning threads as cores compete with the ranks for the whole run. */
+        LOADED
+    }
+
+    @ParameterizedTest
+    @EnumSource(Machine.class)
+    void demo_defaultFaultPlan_everyFaultFiresOnAFastOrLoadedMachine(Machine machine) throws Exception {
+        List<Thread> burners = new ArrayList<>();
+        AtomicBoolean burning = new AtomicBoolean(true);
+        if (machine == Machine.LOADED) {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                Thread t = new Thread(() -> {
+                    long x = 0;
+                    while (burning.get()) {
+                        x += System.nanoTime() % 7;
+                    }
+                    burned.addAndGet(x);
+                }, "cpu-burner-" + i);
+                t.setDaemon(true);
+                t.start();
+                burners.add(t);
+            }
+        }
+        int status;
+        try {
+            status = demo("fwi", "--size", "test", "--ranks", "2", "--cache-dir", sharedCache.toString());
+        } finally {
+            burning.set(false);
+            for (Thread t : burners) {
+                t.join();
+            }
+        }
+
+        assertThat(status).as(err()).isZero();
+        assertThat(err()).as("the default plan is scheduled by progress").contains("demo: faults: --fail 1@4", "--preempt 1@it2")
+                .contains("injected SIGTERM into rank 1 (--preempt 1@it2, at iteration 2)",
+                        "injected SIGKILL into rank 1 (--fail 1@4, at iteration 4)")
+                .doesNotContain("never fired");
+        assertThat(outLines().get(1)).matches(VERDICT);
+    }
+
+    @Test
+    void defaultFaultPlans_neverDependOnWallClockTime_andStayWithinTheRun() {
+        for (DemoApp app : DemoApp.values()) {
+            for (String size : List.of("test", "demo")) {
+                for (int n = 1; n <= 8; n++) {
+                    int ranks = n;
+                    List<Fault> faults = new ArrayList<>();
+                    for (String f : app.defaultFails(ranks, size)) {
+                        faults.addAll(Fault.parseKills(f));
+                    }
+                    for (String p : app.defaultPreempts(ranks, size)) {
+                        faults.addAll(Fault.parsePreemptions(p));
+                    }
+                    String about = app + " " + size + " on " + ranks + " ranks: " + faults;
+                    assertThat(faults).as(about).hasSize(2).allSatisfy(f -> {
+                        assertThat(f).as(about).isInstanceOf(Fault.AtIteration.class);
+                        assertThat(f.rank()).as(about).isBetween(0, ranks - 1);
+                    });
+                    assertThat(faults.stream().map(f -> ((Fault.AtIteration) f).iteration()).distinct()).as(about)
+                            .hasSize(2).allSatisfy(i -> assertThat(i).isBetween(1L, lastIteration(app, size)));
+                }
+            }
+        }
+    }
+
+    /** The iterations every complete run reports at least. */
+    private static long lastIteration(DemoApp app, String size) {
+        if (app == DemoApp.FWI) {
+            // a round per accepted iteration at least, and one before the first
+            return (size.equals("test") ? FwiConfig.test() : FwiConfig.demo()).maxIterations() + 1L;
+        }
+        return Long.parseLong(app.arguments(size).get(1));
     }
 
     @Test

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * A fault the launcher injects into a run, each at most once per run: a real signal to a rank's JVM.
- * Parsed from {@code --fail RANK@ITER[,…]} and {@code --preempt RANK@SECONDS[,…]}.
+ * Parsed from {@code --fail RANK@ITER[,…]} and {@code --preempt RANK@SECONDS|RANK@itITER[,…]}. A fault
+ * scheduled by progress ({@link AtIteration}) fires on every machine, however fast or loaded; one
+ * scheduled by wall-clock time ({@link Preemption}) misses a run that ends first.
  */
 public sealed interface Fault {
 
@@ -18,12 +20,24 @@ public sealed interface Fault {
     String describe();
 
     /**
+     * A fault that strikes a rank when it reports reaching an iteration, in the first attempt that reaches
+     * it: the rank waits there for the launcher, so the signal arrives exactly at that iteration.
+     */
+    sealed interface AtIteration extends Fault permits KillAtIteration, PreemptAtIteration {
+        /** The iteration, as the application reports it. */
+        long iteration();
+
+        /** The signal sent: {@code SIGKILL} or {@code SIGTERM}. */
+        String signalName();
+    }
+
+    /**
      * SIGKILL to a rank when it reports reaching an iteration (in the first attempt that reaches it).
      *
      * @param rank the rank
      * @param iteration the iteration, as the application reports it
      */
-    record KillAtIteration(int rank, long iteration) implements Fault {
+    record KillAtIteration(int rank, long iteration) implements AtIteration {
         /**
          * @throws IllegalArgumentException if rank or iteration is negative
          */
@@ -38,7 +52,44 @@ public sealed interface Fault {
         public String describe() {
             return "--fail " + rank + "@" + iteration;
         }
+
+        @Override
+        public String signalName() {
+            return "SIGKILL";
+        }
     }
+
+    /**
+     * SIGTERM to a rank when it reports reaching an iteration (in the first attempt that reaches it): a
+     * preemption scheduled by progress, {@code --preempt RANK@itITER}.
+     *
+     * @param rank the rank
+     * @param iteration the iteration, as the application reports it
+     */
+    record PreemptAtIteration(int rank, long iteration) implements AtIteration {
+        /**
+         * @throws IllegalArgumentException if rank or iteration is negative
+         */
+        public PreemptAtIteration {
+            if (rank < 0 || iteration < 0) {
+                throw new IllegalArgumentException("--preempt " + rank + "@" + ITERATION_PREFIX + iteration
+                        + ": rank and iteration must not be negative");
+            }
+        }
+
+        @Override
+        public String describe() {
+            return "--preempt " + rank + "@" + ITERATION_PREFIX + iteration;
+        }
+
+        @Override
+        public String signalName() {
+            return "SIGTERM";
+        }
+    }
+
+    /** Marks a {@code --preempt} item scheduled by iteration: {@code 2@it3}. */
+    String ITERATION_PREFIX = "it";
 
     /**
      * SIGTERM to a rank a delay after the job started (if the rank is between attempts then, as soon as
@@ -79,14 +130,23 @@ public sealed interface Fault {
     }
 
     /**
-     * Parses {@code RANK@SECONDS[,RANK@SECONDS…]}; the delay accepts units ({@code 1.5}, {@code 500ms}, {@code 2m}).
+     * Parses {@code --preempt} items, each {@code RANK@itITER} (SIGTERM when the rank reaches iteration ITER,
+     * e.g. {@code 2@it3}) or {@code RANK@SECONDS} (SIGTERM a delay after the job started; the delay accepts
+     * units: {@code 1.5}, {@code 500ms}, {@code 2m}).
      *
+     * @return {@link PreemptAtIteration}s and {@link Preemption}s, in the order given
      * @throws IllegalArgumentException naming the bad item
      */
-    static List<Preemption> parsePreemptions(String text) {
-        List<Preemption> out = new ArrayList<>();
-        for (String item : items("--preempt", text, "RANK@SECONDS, e.g. 0@5")) {
+    static List<Fault> parsePreemptions(String text) {
+        List<Fault> out = new ArrayList<>();
+        for (String item : items("--preempt", text, "RANK@itITER or RANK@SECONDS, e.g. 2@it3 or 0@5")) {
             String[] p = item.split("@", -1);
+            String when = p[1].strip();
+            if (when.startsWith(ITERATION_PREFIX)) {
+                out.add(new PreemptAtIteration(integer("--preempt", item, p[0]),
+                        number("--preempt", item, when.substring(ITERATION_PREFIX.length()))));
+                continue;
+            }
             Duration after;
             try {
                 after = Units.parseDuration(p[1]);

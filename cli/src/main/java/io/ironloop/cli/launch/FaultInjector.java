@@ -13,24 +13,36 @@ import java.util.Set;
  */
 final class FaultInjector {
     private final Instant jobStart;
-    private final Set<Fault.KillAtIteration> kills;
+    private final Set<Fault.AtIteration> atIteration;
     private final Set<Fault.Preemption> preemptions;
 
-    FaultInjector(Instant jobStart, List<Fault.KillAtIteration> kills, List<Fault.Preemption> preemptions) {
+    FaultInjector(Instant jobStart, List<Fault.AtIteration> atIteration, List<Fault.Preemption> preemptions) {
         this.jobStart = jobStart;
-        this.kills = new LinkedHashSet<>(kills);
+        this.atIteration = new LinkedHashSet<>(atIteration);
         this.preemptions = new LinkedHashSet<>(preemptions);
     }
 
-    /** Iterations at which a rank must wait for the supervisor, because a kill is pending there. */
+    /** Iterations at which a rank must wait for the supervisor, because a fault is pending there. */
     List<Long> syncIterations(int rank) {
-        return kills.stream().filter(k -> k.rank() == rank).map(Fault.KillAtIteration::iteration).sorted().toList();
+        return atIteration.stream().filter(k -> k.rank() == rank).map(Fault.AtIteration::iteration)
+                .distinct().sorted().toList();
     }
 
-    /** The kill pending at this rank and iteration, removed (it fires now). */
-    Optional<Fault.KillAtIteration> takeKill(int rank, long iteration) {
-        Fault.KillAtIteration k = new Fault.KillAtIteration(rank, iteration);
-        return kills.remove(k) ? Optional.of(k) : Optional.empty();
+    /**
+     * The fault pending at this rank and iteration, removed (it fires now); a SIGKILL before a SIGTERM
+     * when both are pending there (the SIGTERM then fires in a later attempt).
+     */
+    Optional<Fault.AtIteration> takeAt(int rank, long iteration) {
+        if (rank < 0 || iteration < 0) {
+            return Optional.empty(); // no fault is planned there (a rank may report any number)
+        }
+        for (Fault.AtIteration f : List.of(new Fault.KillAtIteration(rank, iteration),
+                new Fault.PreemptAtIteration(rank, iteration))) {
+            if (atIteration.remove(f)) {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
     }
 
     /** When a preemption is due. */
@@ -55,7 +67,7 @@ final class FaultInjector {
      */
     Optional<String> checkPlan(long lastIteration) {
         List<String> late = new ArrayList<>();
-        for (Fault.KillAtIteration k : kills) {
+        for (Fault.AtIteration k : atIteration) {
             if (k.iteration() > lastIteration) {
                 late.add(k.describe());
             }
@@ -67,7 +79,7 @@ final class FaultInjector {
 
     /** Faults that have not fired. */
     List<Fault> unfired() {
-        List<Fault> out = new ArrayList<>(kills);
+        List<Fault> out = new ArrayList<>(atIteration);
         out.addAll(preemptions);
         return out;
     }

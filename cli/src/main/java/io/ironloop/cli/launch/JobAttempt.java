@@ -3,6 +3,7 @@ package io.ironloop.cli.launch;
 import static io.ironloop.cli.launch.Timeline.fields;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Units;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,17 +29,29 @@ import java.util.stream.Collectors;
  * One attempt of a job: starts every rank, then handles the supervisor's inputs one at a time until every
  * rank has exited — stopping the others at the first failure, forwarding signals, injecting faults,
  * killing what outlives the grace period. Runs on the supervisor thread; not thread-safe.
+ *
+ * <p>Nothing waits on a process that can never answer: a rank stopped by job control (SIGSTOP) runs no code,
+ * so it can neither save, exit, nor handle SIGTERM. Checked every {@link #STOP_CHECK}, a stopped rank is
+ * killed (SIGKILL, which a stopped process cannot resist) at once when the attempt is ending anyway — a
+ * rank failed or exited 0, the ranks are being stopped, the launcher got a signal, or another rank reported
+ * it failed — and otherwise when it has stayed stopped for {@link #STOPPED_LIMIT}, since the other ranks
+ * wait for it in every collective. Its exit then fails the attempt like any other.
  */
 final class JobAttempt {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() { };
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
-    private static final Duration IDLE_WAIT = Duration.ofMinutes(10);
+    /** How often live ranks are checked for being stopped. */
+    static final Duration STOP_CHECK = Duration.ofMillis(500);
+    /** How long a rank may stay stopped while the attempt is running normally before it is killed. */
+    static final Duration STOPPED_LIMIT = Duration.ofSeconds(10);
+    /** A gap this long between two checks means the launcher itself was stopped (Ctrl-Z stops the whole job). */
+    private static final Duration LAUNCHER_PAUSED = STOP_CHECK.multipliedBy(4);
 
     /** What every attempt of a job shares. */
     record Job(String id, String secretFile, String control, String classpath, LaunchSpec spec,
             BlockingQueue<SupervisorInput> queue, Timeline timeline, FaultInjector faults, LauncherLog log,
-            Set<RankProcess> processes) {
+            Set<RankProcess> processes, RankReaper reaper) {
     }
 
     private final Job job;
@@ -60,6 +74,10 @@ final class JobAttempt {
     private LauncherSignal signal;
     private String usageError;
     private RankError error;
+    private final Instant[] stoppedSince;
+    private final Set<Integer> killedStopped = new HashSet<>();
+    private Instant lastStopCheck;
+    private boolean finishedRank;
 
     JobAttempt(Job job, int attempt) {
         this.job = job;
@@ -70,6 +88,7 @@ final class JobAttempt {
         this.statuses = new Integer[size];
         this.lastIteration = new long[size];
         this.resumedAt = new long[size];
+        this.stoppedSince = new Instant[size];
         for (int r = 0; r < size; r++) {
             sync.add(Set.of());
             lastIteration[r] = -1;
@@ -167,6 +186,7 @@ final class JobAttempt {
             try {
                 ranks[r] = RankProcess.start(command(r), env, spec, attempt, r, job.log(), job.queue()::add);
                 job.processes().add(ranks[r]);
+                job.reaper().watch(ranks[r].pid());
             } catch (IOException e) {
                 throw new LaunchException("cannot start rank " + r + " with " + spec.javaExecutable() + ": "
                         + e.getMessage(), e);
@@ -193,7 +213,7 @@ final class JobAttempt {
 
     private long waitNanos() {
         Instant now = Instant.now();
-        Instant next = now.plus(IDLE_WAIT);
+        Instant next = now.plus(STOP_CHECK);
         if (killDeadline != null && killDeadline.isBefore(next)) {
             next = killDeadline;
         }
@@ -212,6 +232,7 @@ final class JobAttempt {
     }
 
     private void timers(Instant now) {
+        killStopped(now, false);
         if (stopAt != null && !now.isBefore(stopAt)) {
             stopAt = null;
             if (!stopping) {
@@ -269,6 +290,10 @@ final class JobAttempt {
         live--;
         job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.RANK_EXITED,
                 fields("status", e.status(), "signal", ExitStatuses.signalOf(e.status())));
+        if (e.status() == 0) {
+            finishedRank = true;
+            killStopped(Instant.now(), true);
+        }
         if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
             return;
         }
@@ -278,6 +303,7 @@ final class JobAttempt {
                 fields("status", e.status(), "iteration", lastIteration[r] >= 0 ? lastIteration[r] : null,
                         "injected", injected.contains(r)));
         job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
+                + (killedStopped.contains(r) ? " (killed for being stopped)" : "")
                 + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
                 + (live > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
                         + " to notice, save and exit before SIGTERM" : ""));
@@ -292,9 +318,10 @@ final class JobAttempt {
 
     private void stopAll(String reason) {
         stopping = true;
+        killStopped(Instant.now(), true);
         List<Integer> stopped = new ArrayList<>();
         for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive()) {
+            if (statuses[r] == null && ranks[r].isAlive() && !killedStopped.contains(r)) {
                 ranks[r].terminate();
                 stopped.add(r);
             }
@@ -304,6 +331,53 @@ final class JobAttempt {
                     fields("signal", "SIGTERM", "ranks", stopped, "reason", reason));
             killDeadline = Instant.now().plus(job.spec().grace());
         }
+    }
+
+    /**
+     * Kills the live ranks that are stopped: at once while the attempt is ending, otherwise once stopped for
+     * {@link #STOPPED_LIMIT}. Checks at most every {@link #STOP_CHECK} unless forced.
+     */
+    private void killStopped(Instant now, boolean force) {
+        if (!force && lastStopCheck != null && Duration.between(lastStopCheck, now).compareTo(STOP_CHECK) < 0) {
+            return;
+        }
+        if (lastStopCheck != null && Duration.between(lastStopCheck, now).compareTo(LAUNCHER_PAUSED) > 0) {
+            // the launcher was stopped too (or starved): a rank seen stopped before may have been stopped with it
+            Arrays.fill(stoppedSince, null);
+        }
+        lastStopCheck = now;
+        String ending = stopping ? "the ranks are being stopped and it cannot answer SIGTERM"
+                : failedRank >= 0 ? "rank " + failedRank + " failed and a stopped rank can neither save nor exit"
+                : finishedRank ? "other ranks exited 0 and a stopped rank can never finish"
+                : null;
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] != null || killedStopped.contains(r) || !ranks[r].isAlive()) {
+                continue;
+            }
+            if (!ranks[r].isStopped()) {
+                stoppedSince[r] = null;
+                continue;
+            }
+            if (stoppedSince[r] == null) {
+                stoppedSince[r] = now;
+            }
+            Duration stopped = Duration.between(stoppedSince[r], now);
+            if (ending != null) {
+                killStoppedRank(r, stopped, ending);
+            } else if (stopped.compareTo(STOPPED_LIMIT) >= 0) {
+                killStoppedRank(r, stopped, "it stayed stopped for " + Units.formatDuration(STOPPED_LIMIT)
+                        + " and the other ranks wait for it");
+            }
+        }
+    }
+
+    private void killStoppedRank(int r, Duration stopped, String reason) {
+        killedStopped.add(r);
+        job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + reason
+                + "; killed it (SIGKILL)");
+        job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.STOPPED_RANK_KILLED,
+                fields("stopped_s", stopped.toMillis() / 1000.0, "reason", reason));
+        ranks[r].killTree();
     }
 
     private List<Integer> killLive() {
@@ -374,10 +448,10 @@ final class JobAttempt {
             return;
         }
         // a rank that has just connected has not finished an iteration: that is --fail RANK@0, and it dies
-        // unwelcomed, so before it can start one
-        Optional<Fault.KillAtIteration> atStart = stopping ? Optional.empty() : job.faults().takeKill(r, 0);
+        // unwelcomed, so before it can start one (--preempt RANK@it0 is welcomed, then gets its SIGTERM)
+        Optional<Fault.AtIteration> atStart = stopping ? Optional.empty() : job.faults().takeAt(r, 0);
         List<Long> syncIterations = stopping ? List.of() : job.faults().syncIterations(r);
-        if (atStart.isEmpty()) {
+        if (!(atStart.orElse(null) instanceof Fault.KillAtIteration)) {
             try {
                 c.welcome(syncIterations);
             } catch (IOException e) {
@@ -410,6 +484,8 @@ final class JobAttempt {
             resumedAt[r] = node.path("iteration").asLong();
         } else if (RankError.EVENT.equals(type)) {
             rankError(r, node);
+        } else if ("detected".equals(type)) {
+            detected(r, node.path("failed"));
         }
     }
 
@@ -422,9 +498,9 @@ final class JobAttempt {
         if (statuses[r] != null) {
             return;
         }
-        Optional<Fault.KillAtIteration> kill = stopping ? Optional.empty() : job.faults().takeKill(r, it);
-        if (kill.isPresent()) {
-            inject(c, kill.get(), it);
+        Optional<Fault.AtIteration> fault = stopping ? Optional.empty() : job.faults().takeAt(r, it);
+        if (fault.isPresent()) {
+            inject(c, fault.get(), it);
             return;
         }
         if (sync.get(r).contains(it)) {
@@ -436,13 +512,34 @@ final class JobAttempt {
         }
     }
 
-    private void inject(RankConnection c, Fault.KillAtIteration kill, long it) {
+    /** A rank reported ranks as failed: those that are stopped are hung, not slow, and are killed now. */
+    private void detected(int reporter, JsonNode failed) {
+        for (JsonNode n : failed) {
+            int r = n.asInt(-1);
+            if (r >= 0 && r < size && statuses[r] == null && !killedStopped.contains(r) && ranks[r].isAlive()
+                    && ranks[r].isStopped()) {
+                killStoppedRank(r, stoppedSince[r] == null ? Duration.ZERO : Duration.between(stoppedSince[r], Instant.now()),
+                        "rank " + reporter + " reported it failed");
+            }
+        }
+    }
+
+    /**
+     * Strikes a rank waiting at a synchronised iteration. It gets no acknowledgement: a killed rank is gone,
+     * and a preempted one saves and exits from where it waits, so the fault strikes exactly there.
+     */
+    private void inject(RankConnection c, Fault.AtIteration fault, long it) {
         int r = c.rank();
         injected.add(r);
-        job.log().info("injecting " + kill.describe() + ": SIGKILL to rank " + r + " (pid " + c.pid() + ") at iteration " + it);
+        job.log().info("injecting " + fault.describe() + ": " + fault.signalName() + " to rank " + r + " (pid " + c.pid()
+                + ") at iteration " + it);
         job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
-                fields("fault", kill.describe(), "signal", "SIGKILL", "iteration", it));
-        ranks[r].kill();
+                fields("fault", fault.describe(), "signal", fault.signalName(), "iteration", it));
+        if (fault instanceof Fault.KillAtIteration) {
+            ranks[r].kill();
+        } else {
+            ranks[r].terminate();
+        }
     }
 
     /**

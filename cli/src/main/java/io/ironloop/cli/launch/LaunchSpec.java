@@ -47,7 +47,7 @@ public final class LaunchSpec {
     private final Optional<Path> params;
     private final Optional<String> jobId;
     private final Optional<Path> secretFile;
-    private final List<Fault.KillAtIteration> kills;
+    private final List<Fault.AtIteration> atIteration;
     private final List<Fault.Preemption> preemptions;
     private final OptionalLong lastIteration;
     private final Duration grace;
@@ -76,7 +76,7 @@ public final class LaunchSpec {
         params = Optional.ofNullable(b.params).map(p -> wd.resolve(p).toAbsolutePath().normalize());
         jobId = Optional.ofNullable(b.jobId);
         secretFile = Optional.ofNullable(b.secretFile).map(p -> wd.resolve(p).toAbsolutePath().normalize());
-        kills = List.copyOf(b.kills);
+        atIteration = List.copyOf(b.atIteration);
         preemptions = List.copyOf(b.preemptions);
         lastIteration = b.lastIteration == null ? OptionalLong.empty() : OptionalLong.of(b.lastIteration);
         grace = b.grace == null ? DEFAULT_GRACE : b.grace;
@@ -156,9 +156,15 @@ public final class LaunchSpec {
         return secretFile;
     }
 
-    /** Faults injected as SIGKILL at an iteration. */
+    /** Faults injected as SIGKILL at an iteration ({@code --fail}). */
     public List<Fault.KillAtIteration> kills() {
-        return kills;
+        return atIteration.stream().filter(Fault.KillAtIteration.class::isInstance)
+                .map(Fault.KillAtIteration.class::cast).toList();
+    }
+
+    /** Faults injected at an iteration: SIGKILL ({@code --fail}) and SIGTERM ({@code --preempt R@itI}), in the order given. */
+    public List<Fault.AtIteration> atIteration() {
+        return atIteration;
     }
 
     /** Faults injected as SIGTERM after a delay. */
@@ -251,7 +257,7 @@ public final class LaunchSpec {
         private Path params;
         private String jobId;
         private Path secretFile;
-        private final List<Fault.KillAtIteration> kills = new ArrayList<>();
+        private final List<Fault.AtIteration> atIteration = new ArrayList<>();
         private final List<Fault.Preemption> preemptions = new ArrayList<>();
         private Long lastIteration;
         private Duration grace;
@@ -363,13 +369,27 @@ public final class LaunchSpec {
 
         /** Adds a SIGKILL fault. */
         public Builder kill(Fault.KillAtIteration fault) {
-            kills.add(Objects.requireNonNull(fault, "fault"));
-            return this;
+            return fault(fault);
         }
 
-        /** Adds a SIGTERM fault. */
+        /** Adds a SIGTERM fault after a delay. */
         public Builder preempt(Fault.Preemption fault) {
-            preemptions.add(Objects.requireNonNull(fault, "fault"));
+            return fault(fault);
+        }
+
+        /** Adds a SIGTERM fault at an iteration. */
+        public Builder preempt(Fault.PreemptAtIteration fault) {
+            return fault(fault);
+        }
+
+        /** Adds a fault of any kind, as {@link Fault#parseKills} and {@link Fault#parsePreemptions} return them. */
+        public Builder fault(Fault fault) {
+            Objects.requireNonNull(fault, "fault");
+            if (fault instanceof Fault.AtIteration a) {
+                atIteration.add(a);
+            } else if (fault instanceof Fault.Preemption p) {
+                preemptions.add(p);
+            }
             return this;
         }
 
@@ -493,7 +513,7 @@ public final class LaunchSpec {
                 throw new IllegalStateException("the application (main class or JAR) is required");
             }
             Set<String> seen = new HashSet<>();
-            List<Fault> faults = new ArrayList<>(kills);
+            List<Fault> faults = new ArrayList<>(atIteration);
             faults.addAll(preemptions);
             for (Fault f : faults) {
                 if (f.rank() >= ranks) {
@@ -505,7 +525,7 @@ public final class LaunchSpec {
                 }
             }
             if (lastIteration != null) {
-                for (Fault.KillAtIteration k : kills) {
+                for (Fault.AtIteration k : atIteration) {
                     if (k.iteration() > lastIteration) {
                         throw new IllegalStateException(k.describe() + " is past the last iteration (" + lastIteration
                                 + ", from --iterations): the fault would never fire");

@@ -37,8 +37,9 @@ import java.util.stream.Collectors;
  *
  * <p>Threading: {@link #execute()} runs on the caller's thread (the supervisor thread) and may be called
  * once; {@link #deliver} may be called from any thread, typically a signal handler. No rank outlives
- * {@link #execute()}: ranks still alive when it ends, fails or the JVM shuts down are killed, and ranks
- * halt by themselves when the launcher process dies.
+ * {@link #execute()}: ranks still alive when it ends, fails or the JVM shuts down are killed; when the
+ * launcher process dies, even by SIGKILL, its {@link RankReaper} kills them (a running rank also halts by
+ * itself when its control connection drops).
  */
 public final class Launcher {
     private final LaunchSpec spec;
@@ -95,11 +96,12 @@ public final class Launcher {
         Timeline timeline = new Timeline(spec.eventListener(), log);
         Thread hook = new Thread(this::killAll, "ironloop-launcher-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        RankReaper reaper = RankReaper.start(jobId, log);
         try (ControlServer control = new ControlServer(secret, jobId, queue::add, log)) {
-            FaultInjector faults = new FaultInjector(started, spec.kills(), spec.preemptions());
+            FaultInjector faults = new FaultInjector(started, spec.atIteration(), spec.preemptions());
             JobAttempt.Job job = new JobAttempt.Job(jobId, secret.file().toString(), control.hostPort(),
                     String.join(File.pathSeparator, spec.rankClasspath()),
-                    spec, queue, timeline, faults, log, processes);
+                    spec, queue, timeline, faults, log, processes, reaper);
             timeline.supervisor(started, 0, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_STARTED,
                     fields("job", jobId, "ranks", spec.ranks(), "restarts", spec.restarts(), "control", control.hostPort(),
                             "main", spec.application().mainClass()));
@@ -115,6 +117,7 @@ public final class Launcher {
             throw new LaunchException("cannot open the launcher's control socket on loopback: " + e.getMessage(), e);
         } finally {
             killAll();
+            reaper.close();
             removeHook(hook);
             if (ownSecret) {
                 deleteSecret(secret.file());

@@ -3,6 +3,8 @@ package io.ironloop.cli.launch;
 import io.ironloop.group.launch.LaunchEnvironment;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -70,6 +72,27 @@ final class RankProcess {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /**
+     * Whether the rank is stopped by job control (SIGSTOP, SIGTSTP): state {@code T} in {@code /proc/PID/stat}.
+     * A stopped process runs no code: it cannot save, exit, nor answer SIGTERM, only SIGKILL ends it. False
+     * where {@code /proc} is not readable (not Linux), and for a process stopped by a debugger ({@code t}).
+     */
+    boolean isStopped() {
+        return isStopped(pid());
+    }
+
+    /** {@link #isStopped()} for any process. */
+    static boolean isStopped(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // pid (comm) state ...: comm may itself contain ") ", so the state follows the last one
+            int end = stat.lastIndexOf(") ");
+            return end > 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'T';
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** Sends SIGTERM. */

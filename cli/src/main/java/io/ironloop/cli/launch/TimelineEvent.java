@@ -50,6 +50,11 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     public static final String STOPPING = "stopping-ranks";
     /** Supervisor: ranks still alive after the grace period were killed; field {@code ranks}. */
     public static final String GRACE_EXPIRED = "grace-expired";
+    /**
+     * Supervisor: a rank found stopped (SIGSTOP, {@code T} in {@code /proc/PID/stat}) was killed with SIGKILL, as it
+     * can neither save nor exit; fields {@code stopped_s} (how long it was seen stopped), {@code reason}.
+     */
+    public static final String STOPPED_RANK_KILLED = "stopped-rank-killed";
     /** Supervisor: a fault was injected; fields {@code fault}, {@code signal}, {@code iteration} or {@code after_s}. */
     public static final String FAULT_INJECTED = "fault-injected";
     /** Supervisor: the launcher received a signal; field {@code signal}. */

@@ -38,6 +38,29 @@ final class JobProcesses {
         }
     }
 
+    /** The live rank of a job with this rank number, by its {@code -Dironloop.rank=R}. */
+    static Optional<ProcessHandle> rankOf(String jobId, int rank) {
+        String marker = "-Dironloop.rank=" + rank;
+        return ranksOf(jobId).stream()
+                .filter(p -> p.info().arguments().map(a -> Arrays.asList(a).contains(marker)).orElse(false)).findFirst();
+    }
+
+    /** Sends a signal by name ({@code STOP}, {@code CONT}, ...) to a process with {@code kill}, as an operator would. */
+    static void signal(long pid, String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + name + " to " + pid, e);
+        }
+    }
+
     /** Whether this JVM ignores SIGINT (inherited from a background job), so children would too. */
     static boolean sigintIgnored() {
         try {

@@ -42,6 +42,49 @@ class LaunchModelTest {
     }
 
     @Test
+    void parsePreemptions_iterationFormBesideSeconds() {
+        assertThat(Fault.parsePreemptions("2@it3, 0@5, 1@it0")).containsExactly(new Fault.PreemptAtIteration(2, 3),
+                new Fault.Preemption(0, Duration.ofSeconds(5)), new Fault.PreemptAtIteration(1, 0));
+        assertThat(new Fault.PreemptAtIteration(2, 3).describe()).isEqualTo("--preempt 2@it3");
+        assertThat(Fault.parsePreemptions(new Fault.PreemptAtIteration(2, 3).describe().substring("--preempt ".length())))
+                .as("describe() parses back").containsExactly(new Fault.PreemptAtIteration(2, 3));
+        assertThatThrownBy(() -> Fault.parsePreemptions("2@itx")).hasMessageContaining("--preempt 2@itx", "'x' is not a whole number");
+        assertThatThrownBy(() -> Fault.parsePreemptions("2@it-1")).hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> Fault.parsePreemptions("2")).hasMessageContaining("RANK@itITER or RANK@SECONDS");
+    }
+
+    @Test
+    void launchSpec_iterationFaultsOfBothSignals_checkedAgainstPlanAndRanks() {
+        LaunchSpec.Builder base = LaunchSpec.builder().ranks(3).application(new Application("x.Main", Optional.empty()));
+        LaunchSpec spec = base.kill(new Fault.KillAtIteration(1, 5)).preempt(new Fault.PreemptAtIteration(1, 5))
+                .preempt(new Fault.Preemption(2, Duration.ofSeconds(1))).build();
+        assertThat(spec.atIteration()).containsExactly(new Fault.KillAtIteration(1, 5), new Fault.PreemptAtIteration(1, 5));
+        assertThat(spec.kills()).containsExactly(new Fault.KillAtIteration(1, 5));
+        assertThat(spec.preemptions()).containsExactly(new Fault.Preemption(2, Duration.ofSeconds(1)));
+        assertThatThrownBy(() -> LaunchSpec.builder().ranks(3).application(new Application("x.Main", Optional.empty()))
+                .lastIteration(4).preempt(new Fault.PreemptAtIteration(0, 6)).build())
+                .hasMessageContaining("--preempt 0@it6 is past the last iteration (4");
+        assertThatThrownBy(() -> LaunchSpec.builder().ranks(3).application(new Application("x.Main", Optional.empty()))
+                .preempt(new Fault.PreemptAtIteration(3, 1)).build())
+                .hasMessageContaining("--preempt 3@it1: rank 3 does not exist");
+    }
+
+    @Test
+    void faultInjector_killBeforePreemptAtTheSameIteration_eachOnce() {
+        FaultInjector f = new FaultInjector(java.time.Instant.now(),
+                List.of(new Fault.PreemptAtIteration(1, 4), new Fault.KillAtIteration(1, 4), new Fault.PreemptAtIteration(1, 2)),
+                List.of());
+        assertThat(f.syncIterations(1)).containsExactly(2L, 4L);
+        assertThat(f.syncIterations(0)).isEmpty();
+        assertThat(f.takeAt(1, 4)).contains(new Fault.KillAtIteration(1, 4));
+        assertThat(f.takeAt(1, 4)).contains(new Fault.PreemptAtIteration(1, 4));
+        assertThat(f.takeAt(1, 4)).isEmpty();
+        assertThat(f.takeAt(1, -1)).as("a negative iteration from a rank matches no fault").isEmpty();
+        assertThat(f.checkPlan(1)).hasValueSatisfying(m -> assertThat(m).contains("--preempt 1@it2"));
+        assertThat(f.unfired()).containsExactly(new Fault.PreemptAtIteration(1, 2));
+    }
+
+    @Test
     void restartPolicy_backoffDoublesAndIsCapped() {
         RestartPolicy p = new RestartPolicy(10, Duration.ofMillis(500), Duration.ofSeconds(3), 3);
         assertThat(List.of(p.delayBefore(1), p.delayBefore(2), p.delayBefore(3), p.delayBefore(4), p.delayBefore(9)))

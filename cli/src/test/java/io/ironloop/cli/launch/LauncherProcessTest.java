@@ -143,4 +143,19 @@ class LauncherProcessTest {
         assertThat(awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
         await().atMost(Duration.ofSeconds(10)).until(() -> JobProcesses.ranksOf(jobId).isEmpty());
     }
+
+    @Test
+    void kill9OfLauncher_stoppedRankIsKilledToo() throws Exception {
+        // a stopped rank runs no code, so its own watchdog cannot halt it: the launcher's reaper process must
+        startLauncher("-n", "2", "--", LoopApp.class.getName(), "iterations=100000", "sleep-ms=20");
+        awaitRanksIterating(2);
+        ProcessHandle stopped = JobProcesses.rankOf(jobId, 1).orElseThrow();
+        JobProcesses.signal(stopped.pid(), "STOP");
+        await().atMost(Duration.ofSeconds(5)).until(() -> RankProcess.isStopped(stopped.pid()));
+
+        launcher.toHandle().destroyForcibly();
+
+        assertThat(awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !stopped.isAlive() && JobProcesses.ranksOf(jobId).isEmpty());
+    }
 }

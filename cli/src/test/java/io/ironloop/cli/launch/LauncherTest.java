@@ -161,6 +161,23 @@ class LauncherTest {
     }
 
     @Test
+    void run_preemptAtIteration_sigtermExactlyThereWhateverTheSpeed() {
+        // a run this short ends long before any wall-clock preemption a slower machine would need
+        LaunchResult r = launch(2, b -> b.restarts(1).preempt(new Fault.PreemptAtIteration(1, 3)), "iterations=6", "sleep-ms=1");
+
+        assertThat(r.exitStatus()).as(err()).isZero();
+        assertThat(r.attempts()).isEqualTo(2);
+        TimelineEvent injected = events(r, TimelineEvent.FAULT_INJECTED, 1).get(0);
+        assertThat(injected.attempt()).isZero();
+        assertThat(injected.fields()).containsEntry("signal", "SIGTERM").containsEntry("iteration", 3L)
+                .containsEntry("fault", "--preempt 1@it3");
+        assertThat(events(r, TimelineEvent.RANK_EXITED, 1).get(0).fields()).containsEntry("status", 143);
+        assertThat(out()).as("it waited at iteration 3 for the launcher, which answered with SIGTERM")
+                .contains("[1] rank 1 attempt 0 iteration 2").doesNotContain("[1] rank 1 attempt 0 iteration 3")
+                .contains("[1] rank 1 done attempt 1");
+    }
+
+    @Test
     void run_sameFailureRepeats_stopsRestartingAsStorm() {
         LaunchResult r = launch(1, b -> b.restarts(5).stormLimit(3),
                 "iterations=5", "exit-rank=0", "exit-at=2", "exit-attempt=-1");

@@ -8,7 +8,9 @@
  * control connection to the launcher (challenge–response with an HMAC-SHA256 of the
  * {@link io.ironloop.group.launch.JobSecret}), and only then calls the application's {@code main}. When that
  * connection ends — the launcher exited or was killed with {@code kill -9} — the rank halts with
- * {@link io.ironloop.group.launch.RankBootstrap#EXIT_LAUNCHER_LOST}, so no rank outlives its launcher.
+ * {@link io.ironloop.group.launch.RankBootstrap#EXIT_LAUNCHER_LOST}. A rank stopped by SIGSTOP runs no code
+ * and cannot halt itself: the launcher's reaper process ({@code io.ironloop.cli.launch.RankReaper}) kills it
+ * then, so no rank outlives its launcher.
  *
  * <p>The runtime reports progress through {@link io.ironloop.group.launch.LauncherLink#get()}: small JSON
  * events (iteration reached, checkpoint saved, state restored, tasks skipped, iteration plan) that the
