@@ -130,10 +130,10 @@ final class ExportCommand implements Callable<Integer> {
                 largest = e;
             }
         }
-        String what = "exporting " + name + " would write " + Units.formatSize(total) + " (" + total + " bytes"
+        String what = "exporting " + name + " would write " + mib(total) + " (" + total + " bytes"
                 + (largest == null ? "" : "; entry '" + largest.name() + "' alone holds " + largest.header().byteLength()) + ")";
         if (maxSize != null && total > maxSize) {
-            throw new IronloopException(what + ", more than --max-size " + Units.formatSize(maxSize) + ": nothing was written;"
+            throw new IronloopException(what + ", more than --max-size " + mib(maxSize) + ": nothing was written;"
                     + " raise --max-size if that much is expected");
         }
         Path existing = out.toAbsolutePath();
@@ -142,9 +142,14 @@ final class ExportCommand implements Callable<Integer> {
         }
         long free = Files.getFileStore(existing).getUsableSpace();
         if (total > free) {
-            throw new IronloopException(what + ", but " + existing + " has only " + Units.formatSize(free) + " (" + free
+            throw new IronloopException(what + ", but " + existing + " has only " + mib(free) + " (" + free
                     + " bytes) free: nothing was written; free space or choose another --out");
         }
+    }
+
+    /** A size in MiB with one decimal, for people (the exact bytes follow it in messages). */
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
     }
 
     /** The bytes an entry's output file takes: its data plus the npy header (HDF5's structure is of the same order). */
