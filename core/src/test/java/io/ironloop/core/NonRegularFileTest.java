@@ -61,7 +61,11 @@ class NonRegularFileTest {
     }
 
     private Path replaceWithFifo(String name) throws Exception {
-        Path p = dir.resolve("rank-00000").resolve(name);
+        return replaceWithFifo(dir, name);
+    }
+
+    private Path replaceWithFifo(Path storeRoot, String name) throws Exception {
+        Path p = storeRoot.resolve("rank-00000").resolve(name);
         Files.delete(p);
         Process mk;
         try {
@@ -125,5 +129,31 @@ class NonRegularFileTest {
             assertThat(p.location()).isEqualTo("rank-00000/line-000000000002.ilc");
             assertThat(p.message()).contains("symbolic link");
         });
+    }
+
+    @Test
+    void restore_fifoInPlaceOfAReferencedDataFile_failsPromptlyNamingIt() throws Exception {
+        Path diffDir = dir.resolve("differential");
+        EngineConfig config = EngineConfig.builder().chunkSize(8192).differential(true, 8).build();
+        try (CheckpointEngine e = CheckpointEngine.open(config, Store.directory(diffDir))) {
+            e.protect("state", Scope.LOCAL, state);
+            for (int it = 1; it <= 2; it++) {
+                state[0] = it;
+                e.checkpoint(it);
+                e.awaitDurable();
+            }
+            assertThat(e.lines()).last().satisfies(l -> assertThat(l.references()).contains("rank-00000/line-000000000001.ilc"));
+        }
+        replaceWithFifo(diffDir, "line-000000000001.ilc");
+
+        Throwable thrown = assertTimeoutPreemptively(TIMEOUT, () -> {
+            try (CheckpointEngine e = CheckpointEngine.open(config, Store.directory(diffDir))) {
+                e.protect("state", Scope.LOCAL, state);
+                return org.assertj.core.api.Assertions.catchThrowable(e::restore);
+            }
+        });
+        assertThat(thrown).isInstanceOf(NoIntactCheckpointException.class);
+        assertThat(thrown.getSuppressed()).anySatisfy(c -> assertThat(c.getMessage()).contains("rank-00000/line-000000000001.ilc")
+                .contains("named pipe (FIFO)"));
     }
 }
