@@ -2,12 +2,11 @@ package io.ironloop.cli;
 
 import io.ironloop.core.Store;
 import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChunkSink;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Manifest;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.util.Optional;
 
@@ -59,20 +58,13 @@ final class CheckpointFile implements AutoCloseable {
     }
 
     /**
-     * Reads a whole entry as little-endian bytes, checking every chunk's CRC.
+     * Streams an entry's little-endian bytes to {@code sink} chunk by chunk, in order, each chunk's CRC checked and
+     * decoded before the sink sees it; memory use is a few chunk-sized buffers, whatever the entry's size.
      *
-     * @throws CorruptCheckpointException if a chunk is damaged
-     * @throws io.ironloop.IronloopException if the entry is larger than one Java buffer (2 GiB)
+     * @throws CorruptCheckpointException if a chunk is damaged (the chunks before it were delivered)
      */
-    ByteBuffer read(EntryDescriptor entry) throws IOException {
-        long bytes = entry.header().byteLength();
-        if (bytes > Integer.MAX_VALUE - 8) {
-            throw new io.ironloop.IronloopException("entry '" + entry.name() + "' of " + name + " has " + bytes
-                    + " bytes; the tools read entries of at most 2 GiB");
-        }
-        ByteBuffer b = ByteBuffer.allocate((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
-        reader.readEntry(entry.name(), b);
-        return b.clear();
+    void stream(EntryDescriptor entry, ChunkSink sink) throws IOException {
+        reader.readEntry(entry.name(), sink);
     }
 
     @Override

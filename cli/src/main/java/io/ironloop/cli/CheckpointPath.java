@@ -6,11 +6,16 @@ import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -114,6 +119,31 @@ record CheckpointPath(Kind kind, Path root, String series, long sequence, Path p
                 return newest.map(LineInfo::dataFile).orElseThrow(() -> new IronloopException(
                         "no committed line in " + path + ": name a data file (.ilc) to read an uncommitted one"));
         }
+    }
+
+    /**
+     * The stores at or below {@code dir}, in path order: every directory holding a series directory (one with a
+     * lock file or a line file). Series directories are not searched further; symbolic links are not followed;
+     * directories that cannot be read are skipped.
+     */
+    static List<Path> storesUnder(Path dir) throws IOException {
+        Set<Path> stores = new TreeSet<>();
+        Files.walkFileTree(dir.toAbsolutePath().normalize(), new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+                if (isSeriesDirectory(d) && d.getParent() != null) {
+                    stores.add(d.getParent());
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return List.copyOf(stores);
     }
 
     private static boolean isSeriesDirectory(Path dir) {

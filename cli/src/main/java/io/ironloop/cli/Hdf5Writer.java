@@ -40,15 +40,14 @@ final class Hdf5Writer {
     /**
      * Writes {@code file} (which must not exist) with one dataset called {@code dataset}.
      *
-     * @param data the elements' little-endian bytes (remaining bytes; left unchanged)
+     * @param flat the elements as the flat Java array {@link #flatArray(ElementType, int)} made
      * @param attributes string attributes to put on the dataset
      * @throws IllegalArgumentException if jHDF cannot write the shape (see {@link #writable})
      */
-    static void write(Path file, String dataset, ElementType type, long[] shape, ByteBuffer data, Map<String, String> attributes) {
+    static void write(Path file, String dataset, ElementType type, long[] shape, Object flat, Map<String, String> attributes) {
         if (!writable(shape)) {
             throw new IllegalArgumentException("jHDF cannot write a dataset of shape " + java.util.Arrays.toString(shape));
         }
-        Object flat = flatArray(type, data.duplicate().order(ByteOrder.LITTLE_ENDIAN));
         Object shaped = shape.length == 0 ? Array.get(flat, 0) : shape.length == 1 ? flat : reshape(flat, shape);
         boolean unsigned = type == ElementType.BOOLEAN || type == ElementType.CHAR || type == ElementType.OPAQUE;
         DatasetCreationOptions options = unsigned ? DatasetCreationOptions.builder().unsigned().build() : DatasetCreationOptions.DEFAULT;
@@ -58,42 +57,33 @@ final class Hdf5Writer {
         }
     }
 
-    /** The elements as a flat Java array of the type jHDF writes for {@code type}. */
-    static Object flatArray(ElementType type, ByteBuffer b) {
+    /** A flat Java array of {@code n} elements of the type jHDF writes for {@code type}. */
+    static Object flatArray(ElementType type, int n) {
+        return switch (type) {
+            case BOOLEAN, BYTE, OPAQUE -> new byte[n];
+            case SHORT, CHAR -> new short[n];
+            case INT -> new int[n];
+            case LONG -> new long[n];
+            case FLOAT -> new float[n];
+            case DOUBLE -> new double[n];
+        };
+    }
+
+    /**
+     * Copies little-endian element bytes (a whole number of elements) into {@code flat}, a
+     * {@link #flatArray(ElementType, int)} of {@code type}, from byte offset {@code byteOffset} of the array on.
+     */
+    static void copy(ElementType type, ByteBuffer bytes, Object flat, long byteOffset) {
+        ByteBuffer b = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int at = (int) (byteOffset / type.width());
         int n = b.remaining() / type.width();
         switch (type) {
-            case BOOLEAN, BYTE, OPAQUE: {
-                byte[] a = new byte[n];
-                b.get(a);
-                return a;
-            }
-            case SHORT, CHAR: {
-                short[] a = new short[n];
-                b.asShortBuffer().get(a);
-                return a;
-            }
-            case INT: {
-                int[] a = new int[n];
-                b.asIntBuffer().get(a);
-                return a;
-            }
-            case LONG: {
-                long[] a = new long[n];
-                b.asLongBuffer().get(a);
-                return a;
-            }
-            case FLOAT: {
-                float[] a = new float[n];
-                b.asFloatBuffer().get(a);
-                return a;
-            }
-            case DOUBLE: {
-                double[] a = new double[n];
-                b.asDoubleBuffer().get(a);
-                return a;
-            }
-            default:
-                throw new IllegalArgumentException("no HDF5 mapping for " + type);
+            case BOOLEAN, BYTE, OPAQUE -> b.get((byte[]) flat, at, n);
+            case SHORT, CHAR -> b.asShortBuffer().get((short[]) flat, at, n);
+            case INT -> b.asIntBuffer().get((int[]) flat, at, n);
+            case LONG -> b.asLongBuffer().get((long[]) flat, at, n);
+            case FLOAT -> b.asFloatBuffer().get((float[]) flat, at, n);
+            case DOUBLE -> b.asDoubleBuffer().get((double[]) flat, at, n);
         }
     }
 

@@ -8,6 +8,7 @@ import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.StoreCatalog.InvalidCommit;
 import io.ironloop.core.StoreCatalog.SeriesListing;
 import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Manifest;
 import java.io.IOException;
@@ -114,12 +115,21 @@ final class LsCommand implements Callable<Integer> {
     /** A row described from a data file that has no valid commit record (its manifest, when readable). */
     private static Row fromData(Store store, String series, String data, String state, String file, String error) throws IOException {
         boolean exists = store.listFiles(series).contains(data);
-        Long bytes = exists ? store.size(data) : null;
+        Long bytes = exists ? sizeIfRegular(store, data) : null;
         Optional<Manifest> m = exists ? CheckpointFile.manifestIfReadable(store, data) : Optional.empty();
         Set<String> refs = m.map(LsCommand::references).orElse(null);
         return new Row(series, sequenceOf(file), m.map(x -> x.meta().iteration()).orElse(null), bytes, refs,
                 m.map(x -> x.meta().settingsFingerprint()).orElse(null), m.map(x -> x.meta().createdAt()).orElse(null), state, file,
                 error != null ? error : m.isEmpty() ? "data file unreadable or missing" : null);
+    }
+
+    /** The size of a data file, or null when it is not a regular file (a named pipe, a link): the row says why. */
+    private static Long sizeIfRegular(Store store, String data) throws IOException {
+        try {
+            return store.size(data);
+        } catch (CorruptCheckpointException e) {
+            return null;
+        }
     }
 
     static Set<String> references(Manifest m) {

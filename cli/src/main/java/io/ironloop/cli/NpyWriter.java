@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -70,22 +71,44 @@ final class NpyWriter {
         return b.put(text.getBytes(StandardCharsets.US_ASCII)).array();
     }
 
+    /** Writes an array's elements into an open {@code .npy} file. */
+    @FunctionalInterface
+    interface Elements {
+        /**
+         * Writes the little-endian elements in C order at {@code dataStart} and on (positional writes).
+         *
+         * @param dataStart where the data begins: the header's length
+         */
+        void writeTo(FileChannel file, long dataStart) throws IOException;
+    }
+
     /**
-     * Writes a new file; fails if it exists.
+     * Writes a new file: the header, then whatever {@code elements} writes after it. When {@code elements}
+     * fails, the partly written file is removed, so no truncated array is left behind.
      *
-     * @param data the elements' little-endian bytes (remaining bytes; left unchanged)
-     * @throws java.nio.file.FileAlreadyExistsException if {@code file} exists
+     * @throws java.nio.file.FileAlreadyExistsException if {@code file} exists (which is then left alone)
      */
-    static void write(Path file, ElementType type, long[] shape, ByteBuffer data) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer h = ByteBuffer.wrap(header(type, shape));
-            while (h.hasRemaining()) {
-                ch.write(h);
+    static void write(Path file, ElementType type, long[] shape, Elements elements) throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try (ch) {
+            byte[] h = header(type, shape);
+            writeFully(ch, 0, ByteBuffer.wrap(h));
+            elements.writeTo(ch, h.length);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
             }
-            ByteBuffer d = data.duplicate();
-            while (d.hasRemaining()) {
-                ch.write(d);
-            }
+            throw e;
+        }
+    }
+
+    /** Writes all of {@code b}'s remaining bytes at {@code position}. */
+    static void writeFully(FileChannel ch, long position, ByteBuffer b) throws IOException {
+        long at = position;
+        while (b.hasRemaining()) {
+            at += ch.write(b, at);
         }
     }
 }

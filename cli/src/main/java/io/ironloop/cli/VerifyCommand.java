@@ -1,5 +1,6 @@
 package io.ironloop.cli;
 
+import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.StoreCatalog.Problem;
 import io.ironloop.core.StoreCatalog.VerifyReport;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,16 +17,20 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ironloop verify PATH}: checks every checksum of a store, a series, a line or one file, following
- * differential references into earlier files. Exit 0 when all hold; 1 naming each bad file and chunk.
+ * {@code ironloop verify PATH}: checks every checksum of every store below a directory, or of a series, a line or
+ * one file, and decodes every chunk, following differential references into earlier files. Exit 0 when all hold;
+ * 1 naming each bad file and chunk; 2 when nothing was there to verify.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Check every checksum under PATH: commit records, and every chunk of every data file, following"
-                + " differential references into earlier files.",
-            "PATH is a store directory (verified recursively), a series directory, a line"
-                + " (DIR/rank-00000/line-000000000003), or one .ilc data file or .commit record.",
-            "Exit status 0 when every checksum holds; 1 otherwise, each bad file and chunk printed with its entry,"
-                + " chunk index, offset, and stored versus computed CRC32C."})
+                + " differential references into earlier files."
+                + " Every chunk is also decoded (decompressed to exactly its raw length), as a restore would.",
+            "PATH is a store directory, or any directory above stores (each store found below it is verified and"
+                + " named), a series directory, a line (DIR/rank-00000/line-000000000003), or one .ilc data file or"
+                + " .commit record.",
+            "Exit status 0 when every chunk holds; 1 otherwise, each bad file and chunk printed with its entry,"
+                + " chunk index, offset, and stored versus computed CRC32C or why it does not decode; 2 when PATH"
+                + " holds no checkpoint store or no checkpoint file (nothing verified is never success)."})
 final class VerifyCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", description = "Store, series, line, data file or commit record.")
     Path path;
@@ -37,25 +41,58 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CheckpointPath target = CheckpointPath.resolve(path, spec);
-        StoreCatalog catalog = StoreCatalog.of(target.openStore());
-        VerifyReport report = switch (target.kind()) {
-            case STORE -> catalog.verifyStore();
-            case SERIES -> verifySeries(catalog, target.series());
-            case LINE -> catalog.verifyLine(target.series(), target.sequence());
-            case DATA, COMMIT -> catalog.verifyFile(target.fileName());
-        };
         PrintWriter out = spec.commandLine().getOut();
-        for (Problem p : report.problems()) {
-            out.println("BAD " + describe(p));
+        List<VerifyReport> reports = new ArrayList<>();
+        if (target.kind() == CheckpointPath.Kind.STORE) {
+            List<Path> stores = CheckpointPath.storesUnder(target.root());
+            if (stores.isEmpty()) {
+                throw CheckpointPath.usage(spec, "no checkpoint store under " + path + ": give a store directory (FT_FOLDER, one"
+                        + " directory per series such as rank-00000) or a directory above one");
+            }
+            for (Path root : stores) {
+                VerifyReport report = StoreCatalog.of(Store.directory(root)).verifyStore();
+                String below = target.root().relativize(root).toString();
+                print(out, report, below.isEmpty() ? "" : below + "/");
+                out.println("store " + root + ": " + files(report) + " file(s), " + report.chunks() + " chunk(s), "
+                        + report.problems().size() + " problem(s)");
+                reports.add(report);
+            }
+        } else {
+            StoreCatalog catalog = StoreCatalog.of(target.openStore());
+            VerifyReport report = switch (target.kind()) {
+                case SERIES -> verifySeries(catalog, target.series());
+                case LINE -> catalog.verifyLine(target.series(), target.sequence());
+                default -> catalog.verifyFile(target.fileName());
+            };
+            print(out, report, "");
+            reports.add(report);
         }
-        Set<String> files = new LinkedHashSet<>(report.files());
-        String summary = "verified " + files.size() + " file(s), " + report.chunks() + " chunk(s) under " + path;
-        if (report.ok()) {
-            out.println(summary + ": every checksum holds");
+        long files = reports.stream().mapToLong(VerifyCommand::files).sum();
+        long chunks = reports.stream().mapToLong(VerifyReport::chunks).sum();
+        long problems = reports.stream().mapToLong(r -> r.problems().size()).sum();
+        if (files == 0) {
+            throw CheckpointPath.usage(spec, "no checkpoint file under " + path + ": its series hold no line yet, so nothing"
+                    + " was verified");
+        }
+        String summary = "verified " + files + " file(s), " + chunks + " chunk(s) under " + path;
+        if (problems == 0) {
+            out.println(summary + ": every checksum holds and every chunk decodes");
             return Main.OK;
         }
-        out.println(summary + ": " + report.problems().size() + " problem(s)");
+        out.println(summary + ": " + problems + " problem(s)");
         return Main.FAILURE;
+    }
+
+    /** Prints each problem, its file names prefixed with {@code prefix} (where the store lies below PATH). */
+    private static void print(PrintWriter out, VerifyReport report, String prefix) {
+        for (Problem p : report.problems()) {
+            out.println("BAD " + describe(p, prefix));
+        }
+    }
+
+    /** Distinct files a report examined (a data file referenced by several lines counts once). */
+    private static long files(VerifyReport report) {
+        return new LinkedHashSet<>(report.files()).size();
     }
 
     /** Every commit record of a series with its line, plus data files without a commit record. */
@@ -80,14 +117,14 @@ final class VerifyCommand implements Callable<Integer> {
         return new VerifyReport(files, chunks, problems);
     }
 
-    static String describe(Problem p) {
-        StringBuilder s = new StringBuilder(p.file()).append(": ");
+    static String describe(Problem p, String prefix) {
+        StringBuilder s = new StringBuilder(prefix).append(p.file()).append(": ");
         if (p.entry() != null) {
             s.append("entry '").append(p.entry()).append("' chunk ").append(p.chunk()).append(", ");
         }
         s.append("offset ").append(p.offset());
         if (!p.location().equals(p.file())) {
-            s.append(" in ").append(p.location());
+            s.append(" in ").append(prefix).append(p.location());
         }
         if (p.checksumMismatch()) {
             s.append(String.format(": stored CRC32C %08x, computed %08x", p.storedCrc(), p.computedCrc()));

@@ -13,6 +13,7 @@ import io.ironloop.format.CheckpointReader;
 import io.ironloop.format.ChunkDescriptor;
 import io.ironloop.format.EntryDescriptor;
 import java.io.RandomAccessFile;
+import java.nio.file.Files;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.Random;
@@ -119,5 +120,109 @@ class VerifyCommandTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("neither a directory nor a checkpoint file");
+    }
+
+    @Test
+    void verify_directoryAboveAStore_verifiesTheStoreAndNamesIt() throws Exception {
+        Path above = Files.createDirectories(dir.resolve("above"));
+        kept.copyTo(above.resolve("checkpoint"));
+
+        Run r = run("verify", above);
+
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("store " + above.toAbsolutePath().resolve("checkpoint") + ": 12 file(s)")
+                .contains("verified 12 file(s)").contains("every checksum holds");
+    }
+
+    @Test
+    void verify_storesAtSeveralDepths_verifiesEachAndNamesEach() throws Exception {
+        Path above = Files.createDirectories(dir.resolve("several"));
+        kept.copyTo(above.resolve("a/checkpoint"));
+        kept.copyTo(above.resolve("b/deeper/still"));
+        Files.writeString(Files.createDirectories(above.resolve("notes")).resolve("readme.txt"), "not a store");
+
+        Run r = run("verify", above);
+
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("store " + above.toAbsolutePath().resolve("a/checkpoint") + ": 12 file(s)")
+                .contains("store " + above.toAbsolutePath().resolve("b/deeper/still") + ": 12 file(s)").contains("verified 24 file(s)");
+    }
+
+    @Test
+    void verify_storeOneLevelDownWithOneDamagedByte_exitsOneNamingTheFile() throws Exception {
+        Path above = Files.createDirectories(dir.resolve("damaged-below"));
+        Path store = kept.copyTo(above.resolve("checkpoint"));
+        String file = data(RANK1, 1);
+        try (RandomAccessFile f = new RandomAccessFile(store.resolve(file).toFile(), "rw")) {
+            f.seek(5000);
+            int b = f.read();
+            f.seek(5000);
+            f.write(b ^ 0x01);
+        }
+
+        Run r = run("verify", above);
+
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("BAD checkpoint/" + file + ": ").contains("1 problem(s)");
+    }
+
+    @Test
+    void verify_emptyDirectory_isAUsageErrorNeverSuccess() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+
+        Run r = run("verify", empty);
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no checkpoint store under " + empty);
+        assertThat(r.out()).doesNotContain("every checksum holds");
+    }
+
+    @Test
+    void verify_unrelatedDirectory_isAUsageError() throws Exception {
+        Path unrelated = Files.createDirectories(dir.resolve("unrelated/src/main"));
+        Files.writeString(unrelated.resolve("App.java"), "class App {}");
+        Files.writeString(unrelated.getParent().resolve("line-7.ilc"), "a name that is almost a line");
+
+        Run r = run("verify", dir.resolve("unrelated"));
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no checkpoint store under");
+    }
+
+    @Test
+    void verify_seriesWithoutAnyLine_isAUsageErrorNeverSuccess() throws Exception {
+        Path store = Files.createDirectories(dir.resolve("locked-only/rank-00000"));
+        Files.writeString(store.resolve(".lock"), "pid 1\n");
+
+        Run byStore = run("verify", store.getParent());
+        Run bySeries = run("verify", store);
+
+        assertThat(byStore.exit()).isEqualTo(2);
+        assertThat(byStore.err()).contains("no checkpoint file under");
+        assertThat(bySeries.exit()).isEqualTo(2);
+        assertThat(bySeries.err()).contains("no checkpoint file under");
+    }
+
+    @Test
+    void verify_chunkWhoseCrcHoldsButThatDoesNotDecode_exitsOneLikeExportAndRestore() throws Exception {
+        Path copy = kept.copyTo(dir.resolve("hostile-frame"));
+        String file = data(RANK0, 1);
+        long offset = ForgedCheckpoints.plantHostileFrame(copy.resolve(file), "temperature", 1);
+
+        Run byFile = run("verify", copy.resolve(file));
+        Run byStore = run("verify", copy);
+        Run newest = run("verify", copy.resolve(RANK0 + "/line-000000000003"));
+        Run export = run("export", copy.resolve(file), "--format", "npy", "--out", dir.resolve("hostile-export"));
+
+        assertThat(byFile.exit()).as(byFile.out()).isEqualTo(1);
+        assertThat(byFile.out()).contains("BAD " + file + ": entry 'temperature' chunk 1, offset " + offset + ": ")
+                .contains("does not decompress with ZSTD although its CRC32C holds");
+        assertThat(byStore.exit()).isEqualTo(1);
+        assertThat(byStore.out()).contains("BAD " + file + ": entry 'temperature' chunk 1");
+        assertThat(newest.exit()).as("a differential line referencing the chunk is bad too").isEqualTo(1);
+        assertThat(newest.out()).contains("BAD " + data(RANK0, 3) + ": entry 'temperature' chunk 1, offset " + offset + " in " + file);
+        assertThat(export.exit()).isEqualTo(1);
+        assertThat(export.err()).contains("does not decompress");
+        assertThat(dir.resolve("hostile-export/temperature.npy")).as("no partial array is left").doesNotExist();
     }
 }

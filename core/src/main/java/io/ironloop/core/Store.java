@@ -39,10 +39,22 @@ public interface Store extends AutoCloseable {
     /** Store-relative names of the published files of {@code series}, in name order. */
     List<String> listFiles(String series) throws IOException;
 
-    /** Size of a published file in bytes. */
+    /**
+     * Size of a published file in bytes.
+     *
+     * @throws io.ironloop.format.CorruptCheckpointException when what is under the name cannot be a published file
+     *     (for a directory store: anything but a regular file)
+     */
     long size(String name) throws IOException;
 
-    /** Opens a published file for reading. */
+    /**
+     * Opens a published file for reading. Never blocks on what is under the name: a directory store opens only
+     * regular files and follows no symbolic link (see {@link io.ironloop.RegularFiles}).
+     *
+     * @throws io.ironloop.format.CorruptCheckpointException when what is under the name cannot be a published file
+     *     (a named pipe, device, socket, directory or symbolic link): damage, handled like a corrupt file
+     * @throws java.nio.file.NoSuchFileException when there is no such file
+     */
     SeekableByteChannel openRead(String name) throws IOException;
 
     /** Starts writing {@code name} under a temporary name; nothing is visible until {@link PendingFile#publish()}. */

@@ -117,7 +117,8 @@ public final class StoreCatalog {
 
     /**
      * Verifies the whole store: every commit record of every series (it decodes, its CRC holds, its data file
-     * exists with the recorded size and belongs to it) and every chunk of every data file, committed or not.
+     * exists with the recorded size and belongs to it) and every chunk of every data file, committed or not: its
+     * CRC32C and its decoding, through the decoder a restore uses. A file that is not a regular file is a problem.
      */
     public VerifyReport verifyStore() throws IOException {
         return new StoreVerifier(store).verifyStore();

@@ -102,15 +102,37 @@ public final class CheckpointReader {
     }
 
     /**
-     * Checks the CRC32C of every stored chunk of every entry, following references, and lists every
-     * problem found (a bad chunk, an unreadable referenced file) rather than stopping at the first.
-     * Header, trailer and manifest were checked by {@link #open}.
+     * Checks every stored chunk of every entry, following references, exactly as {@link #readEntry} would read
+     * it: its CRC32C, then its decoding (decompressed, into a buffer of at most the chunk size, to exactly its
+     * raw length), and the alignment padding; lists every problem found (a bad chunk, an unreadable referenced
+     * file) rather than stopping at the first. Header, trailer and manifest were checked by {@link #open}.
+     * Memory use is bounded by a few chunk-sized buffers, whatever the entries' sizes.
      *
-     * @return the problems, in manifest order; empty when every checksum holds
+     * @return the problems, in manifest order; empty when every chunk would read back
      * @throws IOException when a channel fails
      */
     public List<CorruptCheckpointException> verify() throws IOException {
         return engine.verify();
+    }
+
+    /**
+     * Verifies like {@link #verify()}, handing each problem to {@code sink} with the entry and chunk it concerns.
+     *
+     * @throws IOException when a channel fails
+     */
+    public void verify(ProblemSink sink) throws IOException {
+        engine.verify(sink);
+    }
+
+    /** Receives the problems {@link #verify(ProblemSink)} finds, in manifest order, on the calling thread. */
+    @FunctionalInterface
+    public interface ProblemSink {
+        /**
+         * @param entry the entry whose chunk is bad, or null for a problem outside chunks (the alignment padding)
+         * @param chunk the bad chunk, or null
+         * @param problem what is wrong, naming the file holding the bad bytes and their offset
+         */
+        void problem(EntryDescriptor entry, ChunkDescriptor chunk, CorruptCheckpointException problem);
     }
 
     /** The file's size in bytes when it was opened. */

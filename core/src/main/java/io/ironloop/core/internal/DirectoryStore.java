@@ -1,9 +1,11 @@
 package io.ironloop.core.internal;
 
 import io.ironloop.ConfigurationException;
+import io.ironloop.RegularFiles;
 import io.ironloop.core.AtomicFile;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreLockedException;
+import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.internal.StoreNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -90,14 +92,38 @@ public final class DirectoryStore implements Store {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws CorruptCheckpointException when what is under the name is not a regular file (see {@link #openRead})
+     */
     @Override
     public long size(String name) throws IOException {
-        return Files.size(path(name));
+        try {
+            return RegularFiles.size(path(name));
+        } catch (RegularFiles.NotRegularFileException e) {
+            throw notRegular(name, e);
+        }
     }
 
+    /**
+     * {@inheritDoc} Only regular files are opened, and a symbolic link is not followed ({@link RegularFiles}): a
+     * store publishes nothing else, and a named pipe would block the reader forever.
+     *
+     * @throws CorruptCheckpointException when what is under the name is a named pipe, device, socket, directory
+     *     or symbolic link: damage, which readers treat like any other (fall back, report)
+     */
     @Override
     public SeekableByteChannel openRead(String name) throws IOException {
-        return FileChannel.open(path(name), StandardOpenOption.READ);
+        try {
+            return RegularFiles.openRead(path(name));
+        } catch (RegularFiles.NotRegularFileException e) {
+            throw notRegular(name, e);
+        }
+    }
+
+    private static CorruptCheckpointException notRegular(String name, RegularFiles.NotRegularFileException e) {
+        return new CorruptCheckpointException(name, 0, e.getReason(), e);
     }
 
     @Override

@@ -5,31 +5,29 @@ import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog.Problem;
 import io.ironloop.core.StoreCatalog.VerifyReport;
 import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChecksumMismatchException;
 import io.ironloop.format.ChunkDescriptor;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Manifest;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 /**
  * Verifies commit records and data files of a store for {@link io.ironloop.core.StoreCatalog}. A data file is
- * opened with {@link CheckpointReader} (which checks magic, version, header, manifest and trailer); then the
- * stored bytes of every chunk, in this file or in the earlier file a differential reference names, are read
- * and their CRC32C recomputed, so each problem names entry, chunk, offset and both checksums. When every CRC
- * holds, {@link CheckpointReader#verify()} also decodes the chunks. One verifier per verification; not
- * thread-safe.
+ * opened with {@link CheckpointReader} (which checks magic, version, header, manifest and trailer); then
+ * {@link CheckpointReader#verify(CheckpointReader.ProblemSink)} reads every chunk, in this file or in the earlier
+ * file a differential reference names, through the decoder a restore uses: its CRC32C and its decoding to exactly
+ * its raw length, in chunk-sized buffers. Each problem names entry, chunk, file and offset, and both checksums for a
+ * mismatch. The store opens only regular files, so a named pipe or device in place of a file is reported, never
+ * waited on. One verifier per verification; not thread-safe.
  */
 public final class StoreVerifier {
-    private static final int READ_BUFFER = 64 * 1024;
     private final Store store;
     private final List<String> files = new ArrayList<>();
     private final List<Problem> problems = new ArrayList<>();
@@ -114,46 +112,29 @@ public final class StoreVerifier {
 
     private void verifyData(String name, LineInfo expected) throws IOException {
         files.add(name);
-        Map<String, SeekableByteChannel> open = new LinkedHashMap<>();
         try (SeekableByteChannel ch = store.openRead(name)) {
-            CheckpointReader reader;
-            try {
-                reader = CheckpointReader.open(ch, name, store::openRead);
-            } catch (CorruptCheckpointException e) {
-                fileProblem(name, e);
-                return;
-            }
+            CheckpointReader reader = CheckpointReader.open(ch, name, store::openRead);
             Manifest m = reader.manifest();
             String identity = identityProblem(name, m, expected);
             if (identity != null) {
                 problems.add(new Problem(name, null, -1, name, 0, -1, -1, identity));
             }
-            int before = problems.size();
             for (EntryDescriptor e : m.entries()) {
-                for (ChunkDescriptor c : e.chunks()) {
-                    chunks++;
-                    if (!c.zero()) {
-                        checkChunk(name, e.name(), c, open);
-                    }
-                }
+                chunks += e.chunks().size();
             }
-            if (problems.size() == before) {
-                for (CorruptCheckpointException e : reader.verify()) {
-                    fileProblem(name, e);
+            reader.verify((entry, chunk, problem) -> {
+                if (chunk == null) {
+                    fileProblem(name, problem);
+                } else {
+                    chunkProblem(name, entry, chunk, problem);
                 }
-            }
+            });
+        } catch (CorruptCheckpointException e) {
+            fileProblem(name, e);
         } catch (NoSuchFileException e) {
             problems.add(new Problem(name, null, -1, name, 0, -1, -1, "file is missing"));
         } catch (IOException e) {
             problems.add(new Problem(name, null, -1, name, 0, -1, -1, "cannot read: " + e));
-        } finally {
-            for (SeekableByteChannel c : open.values()) {
-                try {
-                    c.close();
-                } catch (IOException ignored) {
-                    // read-only channel; nothing was written that a failed close could lose
-                }
-            }
         }
     }
 
@@ -187,51 +168,24 @@ public final class StoreVerifier {
         return differences.isEmpty() ? null : LineIdentity.mismatch(line, differences);
     }
 
-    private void checkChunk(String file, String entry, ChunkDescriptor c, Map<String, SeekableByteChannel> open) throws IOException {
-        String location = c.file() == null ? file : c.file();
-        String where = "chunk " + c.index() + " of entry '" + entry + "'";
-        SeekableByteChannel ch = open.get(location);
-        if (ch == null) {
-            try {
-                ch = store.openRead(location);
-            } catch (NoSuchFileException | IllegalArgumentException e) {
-                problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1,
-                        where + " references " + location + ", which is missing"));
-                return;
-            }
-            open.put(location, ch);
+    /** A chunk that does not read back: its checksum, its location (a missing referenced file) or its decoding. */
+    private void chunkProblem(String file, EntryDescriptor entry, ChunkDescriptor c, CorruptCheckpointException e) {
+        long stored = -1;
+        long computed = -1;
+        if (e instanceof ChecksumMismatchException x) {
+            stored = Integer.toUnsignedLong(x.stored());
+            computed = Integer.toUnsignedLong(x.computed());
         }
-        long size = ch.size();
-        if (c.offset() < 0 || c.storedLength() < 0 || c.offset() > size - c.storedLength()) {
-            problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1, where + " (" + c.storedLength()
-                    + " bytes at offset " + c.offset() + ") lies beyond the end of " + location + " (" + size + " bytes): truncated"));
-            return;
-        }
-        CRC32C crc = new CRC32C();
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(READ_BUFFER, Math.max(1, c.storedLength())));
-        ch.position(c.offset());
-        long left = c.storedLength();
-        while (left > 0) {
-            buf.clear().limit((int) Math.min(buf.capacity(), left));
-            int n = ch.read(buf);
-            if (n < 0) {
-                problems.add(new Problem(file, entry, c.index(), location, c.offset(), -1, -1, where + " ends early in " + location));
-                return;
-            }
-            crc.update(buf.flip());
-            left -= n;
-        }
-        int computed = (int) crc.getValue();
-        if (computed != c.crc32c()) {
-            problems.add(new Problem(file, entry, c.index(), location, c.offset(), Integer.toUnsignedLong(c.crc32c()),
-                    Integer.toUnsignedLong(computed), String.format("CRC32C mismatch in %s at offset %d of %s: stored %08x, computed %08x",
-                    where, c.offset(), location, c.crc32c(), computed)));
-        }
+        problems.add(new Problem(file, entry.name(), c.index(), e.file(), e.offset(), stored, computed, withoutPrefix(e)));
     }
 
     private void fileProblem(String file, CorruptCheckpointException e) {
+        problems.add(new Problem(file, null, -1, e.file(), e.offset(), -1, -1, withoutPrefix(e)));
+    }
+
+    /** The message without the "file at offset N: " prefix, which the problem's other components carry. */
+    private static String withoutPrefix(CorruptCheckpointException e) {
         String prefix = e.file() + " at offset " + e.offset() + ": ";
-        String message = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
-        problems.add(new Problem(file, null, -1, e.file(), e.offset(), -1, -1, message));
+        return e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
     }
 }

@@ -110,17 +110,6 @@ public final class ChunkDecoder implements AutoCloseable {
     }
 
     /**
-     * Reads chunk {@code c}'s stored bytes piece by piece and checks their CRC32C.
-     *
-     * @throws ChecksumMismatchException when they do not match
-     */
-    public void verify(ChunkDescriptor c, ChunkSources.Source src, String where) throws IOException {
-        if (!c.zero()) {
-            check(c, src, crcInPieces(c, src, null, 0), where);
-        }
-    }
-
-    /**
      * Reads {@code c}'s stored bytes in pieces of at most {@link #PIECE} through the reusable direct
      * buffer, returning their CRC32C and, when {@code target} is not null, copying each piece to
      * {@code target} from index {@code at} on while it is still in cache.

@@ -1,5 +1,6 @@
 package io.ironloop.format.internal;
 
+import io.ironloop.format.CheckpointReader;
 import io.ironloop.format.ChecksumMismatchException;
 import io.ironloop.format.ChunkDescriptor;
 import io.ironloop.format.ChunkResolver;
@@ -201,9 +202,19 @@ public final class ReaderEngine {
         return entry;
     }
 
-    /** See {@link io.ironloop.format.CheckpointReader#verify}. */
+    /** See {@link io.ironloop.format.CheckpointReader#verify()}. */
     public List<CorruptCheckpointException> verify() throws IOException {
         List<CorruptCheckpointException> problems = new ArrayList<>();
+        verify((entry, chunk, problem) -> problems.add(problem));
+        return List.copyOf(problems);
+    }
+
+    /**
+     * See {@link io.ironloop.format.CheckpointReader#verify(CheckpointReader.ProblemSink)}: every stored chunk
+     * goes through the decoder {@link #readEntry} uses, so verify accepts exactly what a read accepts.
+     */
+    public void verify(CheckpointReader.ProblemSink sink) throws IOException {
+        Objects.requireNonNull(sink, "sink");
         try (ChunkSources sources = sources()) {
             for (EntryDescriptor entry : manifest.entries()) {
                 String label = label(entry);
@@ -213,18 +224,17 @@ public final class ReaderEngine {
                     }
                     String where = where(label, c);
                     try {
-                        decoder.verify(c, sources.sourceOf(c, where), where);
+                        decoder.decodeChunk(c, sources.sourceOf(c, where), entry.header().type(), where);
                     } catch (CorruptCheckpointException e) {
-                        problems.add(e);
+                        sink.problem(entry, c, e);
                     }
                 }
             }
         }
         CorruptCheckpointException padding = verifyPadding();
         if (padding != null) {
-            problems.add(padding);
+            sink.problem(null, null, padding);
         }
-        return List.copyOf(problems);
     }
 
     /** Checks the alignment padding between stored chunks against the manifest's padding CRC32C. */
