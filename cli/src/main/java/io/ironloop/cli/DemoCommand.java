@@ -122,9 +122,6 @@ final class DemoCommand implements Callable<Integer> {
         List<Fault.Preemption> preemptions = new ArrayList<>();
         faults(app, kills, preemptions);
         Path file = params == null ? null : cwd.resolve(params).normalize();
-        if (file != null && !Files.isReadable(file)) {
-            throw usage("parameter file " + file + " does not exist or is not readable");
-        }
         Optional<Path> named = namedFolder(file, cwd);
         if (named.isPresent()) {
             requireFresh(named.get(), file);
@@ -254,7 +251,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private Parameters load(Path file, Map<String, String> env, Map<String, String> overrides) {
         try {
-            return Parameters.load(RuntimeKeys.TABLE, file, env, overrides);
+            return RankParameters.load(file, env, overrides);
         } catch (ConfigurationException e) {
             throw usage(e.getMessage());
         }

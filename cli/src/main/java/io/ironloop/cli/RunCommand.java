@@ -14,11 +14,11 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -190,9 +190,7 @@ final class RunCommand implements Callable<Integer> {
                 b.jobId(job);
             }
             if (params != null) {
-                if (!Files.isReadable(params)) {
-                    throw new ConfigurationException("parameter file " + params.toAbsolutePath() + " does not exist or is not readable");
-                }
+                RankParameters.load(params, System.getenv(), Map.of());
                 b.params(params);
             }
             if (secretFile != null) {
