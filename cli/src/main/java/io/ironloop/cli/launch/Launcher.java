@@ -6,8 +6,6 @@ import io.ironloop.config.Units;
 import io.ironloop.group.launch.JobSecret;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,10 +86,17 @@ public final class Launcher {
         }
         Instant started = Instant.now();
         String jobId = spec.jobId().orElseGet(Launcher::newJobId);
-        JobSecret secret = spec.secretFile().map(JobSecret::load).orElseGet(() -> createSecret(jobId));
+        LauncherSecrets secrets = new LauncherSecrets(LauncherSecrets.defaultDirectory(), log);
+        secrets.sweep();
+        JobSecret secret = spec.secretFile().map(JobSecret::load).orElseGet(() -> secrets.create(jobId));
         boolean ownSecret = spec.secretFile().isEmpty();
         Timeline timeline = new Timeline(spec.eventListener(), log);
-        Thread hook = new Thread(this::killAll, "ironloop-launcher-shutdown");
+        Thread hook = new Thread(() -> {
+            killAll();
+            if (ownSecret) {
+                secrets.delete(secret.file());
+            }
+        }, "ironloop-launcher-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (ControlServer control = new ControlServer(secret, jobId, queue::add, log)) {
             FaultInjector faults = new FaultInjector(started, spec.kills(), spec.preemptions());
@@ -115,7 +120,7 @@ public final class Launcher {
             killAll();
             removeHook(hook);
             if (ownSecret) {
-                deleteSecret(secret.file());
+                secrets.delete(secret.file());
             }
         }
     }
@@ -224,24 +229,6 @@ public final class Launcher {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
             // The JVM is already shutting down; the hook runs (harmlessly) instead.
-        }
-    }
-
-    private JobSecret createSecret(String jobId) {
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
-        try {
-            return JobSecret.create(dir, "ironloop-" + jobId);
-        } catch (IOException e) {
-            throw new LaunchException("cannot create the job secret in " + dir + ": " + e.getMessage()
-                    + " (set java.io.tmpdir, or give one with --secret-file)", e);
-        }
-    }
-
-    private void deleteSecret(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            log.warn("could not delete the job secret " + file + ": " + e.getMessage() + "; delete it by hand");
         }
     }
 
