@@ -51,9 +51,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Run an example application under the launcher with real faults (SIGKILL at an iteration, SIGTERM after a",
-            "delay), let the supervisor restart it from its checkpoints, and compare its result bit for bit with a",
-            "failure-free run. Without --fail and --preempt the demo injects one of each (bare 'ironloop demo' is",
+            "Run an example under the launcher with real faults and check its result bit for bit.",
+            "",
+            "The demo injects real faults (SIGKILL at an iteration, SIGTERM after a delay), lets the supervisor restart",
+            "the application from its checkpoints, and compares its result bit for bit with a failure-free run.",
+            "Without --fail and --preempt it injects one of each (bare 'ironloop demo' is",
             "'demo fwi --ranks 4 --fail 1@5 --preempt 2@20s', about a minute on two cores).",
             "",
             "Progress and the timeline go to standard error; the last two lines of standard output are",
