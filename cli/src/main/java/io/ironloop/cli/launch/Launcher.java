@@ -125,6 +125,9 @@ public final class Launcher {
         }
     }
 
+    /** The event a rank sends when its job's completion record says there is nothing left to run. */
+    static final String ALREADY_COMPLETE = "already-complete";
+
     private record Ending(int status, int attempts, String summary) {
     }
 
@@ -174,7 +177,14 @@ public final class Launcher {
         List<Fault> unfired = job.faults().unfired();
         if (!unfired.isEmpty()) {
             String names = unfired.stream().map(Fault::describe).collect(Collectors.joining(", "));
-            String message = "the job completed but " + names + " never fired (a rank never reported that"
+            Optional<TimelineEvent> complete = job.timeline().snapshot().stream()
+                    .filter(e -> e.attempt() == attempts - 1 && ALREADY_COMPLETE.equals(e.type())).findFirst();
+            Object folder = complete.map(e -> e.fields().get("folder")).orElse(null);
+            String message = complete.isPresent()
+                    ? "the job was already complete" + (folder == null ? "" : " in " + folder)
+                            + " (the ranks printed its result without running it), so " + names
+                            + " could not fire: use --fresh to run it again"
+                    : "the job completed but " + names + " never fired (a rank never reported that"
                     + " iteration, or the job ended before the delay): nothing was rehearsed; choose a fault within"
                     + " the run";
             log.error(message);
