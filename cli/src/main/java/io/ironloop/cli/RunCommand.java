@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
             "",
             "Each rank runs directly (no shell) as: java [--jvm-opt]... -Dironloop.rank=R -Dironloop.job=ID"
                 + " -cp <launcher class path>:<--cp> io.ironloop.group.launch.RankBootstrap MAINCLASS [ARGS],"
-                + " in the current directory. Every line a rank prints is forwarded prefixed with [R], standard"
-                + " output to standard output and standard error to standard error.",
+                + " in the current directory. Standard output of the ranks is forwarded as it is (results),"
+                + " standard error line by line prefixed with [R] (logs); control characters are escaped.",
             "",
             "A non-zero exit of any rank fails the attempt: the other ranks get --settle to notice the failure,"
                 + " save and exit by themselves, then SIGTERM, then SIGKILL after --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
@@ -46,6 +46,11 @@ import picocli.CommandLine.Spec;
             "SIGINT or SIGTERM to the launcher is forwarded to every rank; the launcher waits up to --grace"
                 + " for them to save and exit, then exits 130 / 143 without restarting. A second signal kills"
                 + " the ranks at once. Ranks halt by themselves if the launcher dies (even by kill -9).",
+            "",
+            "Without --secret-file the launcher generates the job secret in java.io.tmpdir as"
+                + " ironloop-launcher-<pid>-<job>-<random>.secret (owner-only) and deletes it on every exit it sees"
+                + " (end of the job, a usage error, SIGINT/SIGTERM); after a kill -9, the next launcher of the same user"
+                + " deletes the secrets of launchers that are no longer running.",
             ""},
         footerHeading = "%nRank environment:%n",
         footer = {

@@ -8,8 +8,10 @@ import java.io.PrintStream;
 import java.nio.charset.Charset;
 
 /**
- * Forwards one of a rank's output streams line by line, each line prefixed with {@code [rank] }, to the
- * launcher's corresponding stream. Each line is printed with one {@code println}, so lines of different
+ * Forwards one of a rank's output streams line by line to the launcher's corresponding stream: standard
+ * output as it is (it carries the application's results, so the launcher's standard output is what the
+ * application prints, as under {@code mpirun}), standard error prefixed with {@code [rank] } (logs and
+ * progress, where the rank matters). Each line is printed with one {@code println}, so lines of different
  * ranks never mix, and made {@linkplain #printable printable} first, so raw bytes a rank prints (a thread
  * name in a log line, a stray binary write) never make the launcher's output binary. Runs on its own daemon
  * thread until the rank closes the stream.
@@ -46,7 +48,7 @@ final class OutputPump implements Runnable {
 
     @Override
     public void run() {
-        String prefix = "[" + rank + "] ";
+        String prefix = stderr ? "[" + rank + "] " : "";
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
             String line;
             while ((line = reader.readLine()) != null) {

@@ -68,7 +68,7 @@ class LauncherProcessTest {
         await().atMost(START).until(() -> {
             String o = out();
             for (int r = 0; r < ranks; r++) {
-                if (!o.contains("[" + r + "] rank " + r + " attempt 0 iteration 3")) {
+                if (!o.contains("rank " + r + " attempt 0 iteration 3")) {
                     return false;
                 }
             }
@@ -98,7 +98,7 @@ class LauncherProcessTest {
         assertThat(err).contains("received SIGTERM: forwarded it to ranks [0, 1]", "signal-forwarded");
         assertThat(count(err, "rank-exited       status=143 signal=SIGTERM")).isEqualTo(2);
         assertThat(count(err, "attempt-started")).as("no restart").isEqualTo(1);
-        assertThat(out()).contains("[0] rank 0 shutdown hook", "[1] rank 1 shutdown hook");
+        assertThat(out()).contains("rank 0 shutdown hook", "rank 1 shutdown hook");
         assertThat(JobProcesses.ranksOf(jobId)).isEmpty();
     }
 
@@ -109,8 +109,8 @@ class LauncherProcessTest {
         awaitRanksIterating(2);
 
         launcher.toHandle().destroy();
-        await().atMost(Duration.ofSeconds(20)).until(() -> out().contains("[0] rank 0 shutdown hook")
-                && out().contains("[1] rank 1 shutdown hook"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> out().contains("rank 0 shutdown hook")
+                && out().contains("rank 1 shutdown hook"));
         assertThat(launcher.isAlive()).as("still waiting for the slow save").isTrue();
         launcher.toHandle().destroy();
 

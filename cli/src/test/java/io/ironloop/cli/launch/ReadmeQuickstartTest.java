@@ -44,7 +44,7 @@ class ReadmeQuickstartTest {
     }
 
     @Test
-    void readmeQuickstartCommand_paramsFileExists_runRecoversToTheFailureFreeResult() throws Exception {
+    void readmeQuickstartCommand_paramsFileExists_recoversAndPrintsOnlyTheFailureFreeResult() throws Exception {
         List<String> args = new ArrayList<>(readmeCommand());
         int p = args.indexOf("--params");
         assertThat(p).as("the command names a parameter file").isPositive();
@@ -74,7 +74,8 @@ class ReadmeQuickstartTest {
 
         assertThat(launcher.exitValue()).as(err).isZero();
         assertThat(err).contains("injecting --fail 1@7");
-        assertThat(out).contains(Quickstart.simulate(4, Quickstart.DEFAULT_DATA_SIZE, Quickstart.DEFAULT_ITERATIONS));
+        assertThat(out.lines()).as("standard output is the result, nothing else")
+                .containsExactly(Quickstart.simulate(4, Quickstart.DEFAULT_DATA_SIZE, Quickstart.DEFAULT_ITERATIONS));
         assertThat(dir.resolve("delia-checkpoints")).as("FT_FOLDER of examples/delia_param.json").isDirectory();
     }
 }
