@@ -47,6 +47,46 @@ public final class ParameterTable {
         return keys.get(name);
     }
 
+    /**
+     * The known name closest to a misspelt one (case-insensitive edit distance, at most a third of the
+     * name's length and never more than 3), for a "did you mean" hint; empty when nothing is close.
+     */
+    public java.util.Optional<String> closest(String name) {
+        String wanted = name.toUpperCase(java.util.Locale.ROOT);
+        int limit = Math.min(3, Math.max(1, wanted.length() / 3));
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String known : keys.keySet()) {
+            int d = editDistance(wanted, known.toUpperCase(java.util.Locale.ROOT));
+            if (d < bestDistance) {
+                best = known;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= limit ? java.util.Optional.of(best) : java.util.Optional.empty();
+    }
+
+    /** Levenshtein distance with adjacent transpositions counted as one edit. */
+    private static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
     public List<ParameterKey<?>> keys() {
         return List.copyOf(keys.values());
     }

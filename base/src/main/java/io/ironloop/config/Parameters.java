@@ -180,11 +180,8 @@ public final class Parameters {
     }
 
     private static ConfigurationException unknown(String name, String where, ParameterTable table) {
-        StringBuilder known = new StringBuilder();
-        for (ParameterKey<?> k : table.keys()) {
-            known.append(known.length() == 0 ? "" : ", ").append(k.name());
-        }
-        return new ConfigurationException("unknown parameter '" + name + "' in " + where + "; known parameters: " + known
-                + " (see 'ironloop params')");
+        String hint = table.closest(name).map(k -> "did you mean '" + k + "'? ").orElse("");
+        return new ConfigurationException("unknown parameter '" + name + "' in " + where + "; " + hint
+                + "'ironloop params' lists the known parameters");
     }
 }

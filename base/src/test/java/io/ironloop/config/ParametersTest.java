@@ -63,7 +63,46 @@ class ParametersTest {
     void load_unknownKey_namesKeyAndFile() throws Exception {
         Path file = Files.writeString(dir.resolve("p.json"), "{\"TIME_MAX_WIAT\": 20}");
         assertThatThrownBy(() -> Parameters.load(TABLE, file, Map.of(), Map.of())).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("unknown parameter 'TIME_MAX_WIAT'").hasMessageContaining(file.toString());
+                .hasMessageContaining("unknown parameter 'TIME_MAX_WIAT'").hasMessageContaining(file.toString())
+                .hasMessageContaining("did you mean 'TIME_MAX_WAIT'?");
+    }
+
+    @Test
+    void load_unrelatedUnknownKey_suggestsNothing() throws Exception {
+        Path file = Files.writeString(dir.resolve("p.json"), "{\"COLOUR\": 20}");
+        assertThatThrownBy(() -> Parameters.load(TABLE, file, Map.of(), Map.of()))
+                .hasMessageContaining("unknown parameter 'COLOUR'").hasMessageNotContaining("did you mean");
+    }
+
+    /** Seeded: any one typo (drop, insert, replace, swap, case) of a key of a long name is answered with that key. */
+    @Test
+    void closest_oneTypoOfAnyKey_suggestsThatKey() {
+        java.util.Random random = new java.util.Random(13);
+        ParameterTable table = ParameterTable.of(List.of(WAIT, HB, HB_SLEEP, SIZE, EVERY,
+                ParameterKey.integer("CHECKPOINTING_GLOBAL_ITERATION", null, 1, "every N"),
+                ParameterKey.integer("CHECKPOINTING_LOCAL_ITERATION", null, 1, "every N")));
+        for (int trial = 0; trial < 2000; trial++) {
+            ParameterKey<?> key = table.keys().get(random.nextInt(table.keys().size()));
+            String name = key.name();
+            if (name.length() < 6) {
+                continue;
+            }
+            StringBuilder typo = new StringBuilder(name);
+            int at = random.nextInt(name.length() - 1);
+            char c = (char) ('A' + random.nextInt(26));
+            switch (random.nextInt(5)) {
+                case 0 -> typo.deleteCharAt(at);
+                case 1 -> typo.insert(at, c);
+                case 2 -> typo.setCharAt(at, c == name.charAt(at) ? '_' : c);
+                case 3 -> {
+                    typo.setCharAt(at, name.charAt(at + 1));
+                    typo.setCharAt(at + 1, name.charAt(at));
+                }
+                default -> typo.replace(0, typo.length(), name.toLowerCase(java.util.Locale.ROOT));
+            }
+            assertThat(table.closest(typo.toString())).as("typo %s of %s", typo, name).contains(name);
+        }
+        assertThat(table.closest("X")).isEmpty();
     }
 
     @Test

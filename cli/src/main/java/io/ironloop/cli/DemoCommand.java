@@ -51,10 +51,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Run an example application under the launcher with real faults (SIGKILL at an iteration, SIGTERM after a",
-            "delay), let the supervisor restart it from its checkpoints, and compare its result bit for bit with a",
-            "failure-free run. Without --fail and --preempt the demo injects one of each, by progress so that both fire",
-            "on any machine (bare 'ironloop demo' is 'demo fwi --ranks 4 --fail 1@5 --preempt 2@it2', about a minute on",
+            "Run an example under the launcher with real faults and check its result bit for bit.",
+            "",
+            "The demo injects real faults (SIGKILL at an iteration, SIGTERM at an iteration or after a delay), lets the",
+            "supervisor restart the application from its checkpoints, and compares its result bit for bit with a",
+            "failure-free run. Without --fail and --preempt it injects one of each, by progress so that both fire on",
+            "any machine (bare 'ironloop demo' is 'demo fwi --ranks 4 --fail 1@5 --preempt 2@it2', about a minute on",
             "two cores).",
             "",
             "Progress and the timeline go to standard error; the last two lines of standard output are",
@@ -121,9 +123,6 @@ final class DemoCommand implements Callable<Integer> {
         Path cwd = Path.of("").toAbsolutePath();
         List<Fault> faults = faults(app);
         Path file = params == null ? null : cwd.resolve(params).normalize();
-        if (file != null && !Files.isReadable(file)) {
-            throw usage("parameter file " + file + " does not exist or is not readable");
-        }
         Optional<Path> named = namedFolder(file, cwd);
         if (named.isPresent()) {
             requireFresh(named.get(), file);
@@ -255,7 +254,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private Parameters load(Path file, Map<String, String> env, Map<String, String> overrides) {
         try {
-            return Parameters.load(RuntimeKeys.TABLE, file, env, overrides);
+            return RankParameters.load(file, env, overrides);
         } catch (ConfigurationException e) {
             throw usage(e.getMessage());
         }

@@ -14,11 +14,11 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
             "",
             "Each rank runs directly (no shell) as: java [--jvm-opt]... -Dironloop.rank=R -Dironloop.job=ID"
                 + " -cp <launcher class path>:<--cp> io.ironloop.group.launch.RankBootstrap MAINCLASS [ARGS],"
-                + " in the current directory. Every line a rank prints is forwarded prefixed with [R], standard"
-                + " output to standard output and standard error to standard error.",
+                + " in the current directory. Standard output of the ranks is forwarded as it is (results),"
+                + " standard error line by line prefixed with [R] (logs); control characters are escaped.",
             "",
             "A non-zero exit of any rank fails the attempt: the other ranks get --settle to notice the failure,"
                 + " save and exit by themselves, then SIGTERM, then SIGKILL after --grace. With --restarts K the whole job is relaunched (IRONLOOP_ATTEMPT 1, 2, ...) after"
@@ -52,6 +52,11 @@ import picocli.CommandLine.Spec;
             "",
             "A rank stopped by SIGSTOP can neither save, exit nor answer SIGTERM: it is killed (SIGKILL) at once"
                 + " when the attempt is ending (a rank failed or exited 0, a signal), otherwise after 10 s stopped.",
+            "",
+            "Without --secret-file the launcher generates the job secret in java.io.tmpdir as"
+                + " ironloop-launcher-<pid>-<job>-<random>.secret (owner-only) and deletes it on every exit it sees"
+                + " (end of the job, a usage error, SIGINT/SIGTERM); after a kill -9, the next launcher of the same user"
+                + " deletes the secrets of launchers that are no longer running.",
             ""},
         footerHeading = "%nRank environment:%n",
         footer = {
@@ -197,9 +202,7 @@ final class RunCommand implements Callable<Integer> {
                 b.jobId(job);
             }
             if (params != null) {
-                if (!Files.isReadable(params)) {
-                    throw new ConfigurationException("parameter file " + params.toAbsolutePath() + " does not exist or is not readable");
-                }
+                RankParameters.load(params, System.getenv(), Map.of());
                 b.params(params);
             }
             if (secretFile != null) {

@@ -200,6 +200,9 @@ public final class Ironloop implements AutoCloseable {
             this.globalEngine = global;
             this.localEngine = local;
             this.completion = readCompletion();
+            if (completion.isPresent() && group.rank() == 0) {
+                launcher.event("already-complete", Map.of("folder", folder.toString()));  // the launcher's fault check names it
+            }
             if (signals || notices) {
                 triggers = Triggers.start(TriggerOptions.from(parameters), this::onTrigger, b.triggerListener);
             }

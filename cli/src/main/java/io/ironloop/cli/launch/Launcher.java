@@ -6,8 +6,6 @@ import io.ironloop.config.Units;
 import io.ironloop.group.launch.JobSecret;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,10 +89,17 @@ public final class Launcher {
         }
         Instant started = Instant.now();
         String jobId = spec.jobId().orElseGet(Launcher::newJobId);
-        JobSecret secret = spec.secretFile().map(JobSecret::load).orElseGet(() -> createSecret(jobId));
+        LauncherSecrets secrets = new LauncherSecrets(LauncherSecrets.defaultDirectory(), log);
+        secrets.sweep();
+        JobSecret secret = spec.secretFile().map(JobSecret::load).orElseGet(() -> secrets.create(jobId));
         boolean ownSecret = spec.secretFile().isEmpty();
         Timeline timeline = new Timeline(spec.eventListener(), log);
-        Thread hook = new Thread(this::killAll, "ironloop-launcher-shutdown");
+        Thread hook = new Thread(() -> {
+            killAll();
+            if (ownSecret) {
+                secrets.delete(secret.file());
+            }
+        }, "ironloop-launcher-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         RankReaper reaper = RankReaper.start(jobId, log);
         try (ControlServer control = new ControlServer(secret, jobId, queue::add, log)) {
@@ -120,10 +125,13 @@ public final class Launcher {
             reaper.close();
             removeHook(hook);
             if (ownSecret) {
-                deleteSecret(secret.file());
+                secrets.delete(secret.file());
             }
         }
     }
+
+    /** The event a rank sends when its job's completion record says there is nothing left to run. */
+    static final String ALREADY_COMPLETE = "already-complete";
 
     private record Ending(int status, int attempts, String summary) {
     }
@@ -182,7 +190,14 @@ public final class Launcher {
         List<Fault> unfired = job.faults().unfired();
         if (!unfired.isEmpty()) {
             String names = unfired.stream().map(Fault::describe).collect(Collectors.joining(", "));
-            String message = "the job completed but " + names + " never fired (a rank never reported that"
+            Optional<TimelineEvent> complete = job.timeline().snapshot().stream()
+                    .filter(e -> e.attempt() == attempts - 1 && ALREADY_COMPLETE.equals(e.type())).findFirst();
+            Object folder = complete.map(e -> e.fields().get("folder")).orElse(null);
+            String message = complete.isPresent()
+                    ? "the job was already complete" + (folder == null ? "" : " in " + folder)
+                            + " (the ranks printed its result without running it), so " + names
+                            + " could not fire: use --fresh to run it again"
+                    : "the job completed but " + names + " never fired (a rank never reported that"
                     + " iteration, or the job ended before the delay): nothing was rehearsed; choose a fault within"
                     + " the run";
             log.error(message);
@@ -237,24 +252,6 @@ public final class Launcher {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
             // The JVM is already shutting down; the hook runs (harmlessly) instead.
-        }
-    }
-
-    private JobSecret createSecret(String jobId) {
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
-        try {
-            return JobSecret.create(dir, "ironloop-" + jobId);
-        } catch (IOException e) {
-            throw new LaunchException("cannot create the job secret in " + dir + ": " + e.getMessage()
-                    + " (set java.io.tmpdir, or give one with --secret-file)", e);
-        }
-    }
-
-    private void deleteSecret(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            log.warn("could not delete the job secret " + file + ": " + e.getMessage() + "; delete it by hand");
         }
     }
 

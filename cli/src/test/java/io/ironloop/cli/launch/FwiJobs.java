@@ -88,7 +88,7 @@ final class FwiJobs implements AutoCloseable {
 
         /** Rank 0's last {@code result sha256=} line, without the launcher's prefix. */
         Optional<String> resultLine() {
-            return out.lines().filter(l -> l.startsWith("[0] result sha256=")).map(l -> l.substring(4)).reduce((a, b) -> b);
+            return out.lines().filter(l -> l.startsWith("result sha256=")).reduce((a, b) -> b);
         }
 
         List<TimelineEvent> events(String type) {

@@ -28,6 +28,8 @@ class LauncherProcessTest {
 
     private final String jobId = "t-" + UUID.randomUUID().toString().substring(0, 8);
     private Process launcher;
+    /** The launcher JVM's java.io.tmpdir (where it writes its job secret), when a test sets one. */
+    private Path launcherTmp;
 
     @TempDir
     Path dir;
@@ -42,6 +44,9 @@ class LauncherProcessTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JobProcesses.SMALL_JVM);
+        if (launcherTmp != null) {
+            cmd.add("-Djava.io.tmpdir=" + launcherTmp);
+        }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--job", jobId,
                 "--timeline"));
         JobProcesses.SMALL_JVM.forEach(o -> cmd.add("--jvm-opt=" + o));
@@ -63,7 +68,7 @@ class LauncherProcessTest {
         await().atMost(START).until(() -> {
             String o = out();
             for (int r = 0; r < ranks; r++) {
-                if (!o.contains("[" + r + "] rank " + r + " attempt 0 iteration 3")) {
+                if (!o.contains("rank " + r + " attempt 0 iteration 3")) {
                     return false;
                 }
             }
@@ -93,7 +98,7 @@ class LauncherProcessTest {
         assertThat(err).contains("received SIGTERM: forwarded it to ranks [0, 1]", "signal-forwarded");
         assertThat(count(err, "rank-exited       status=143 signal=SIGTERM")).isEqualTo(2);
         assertThat(count(err, "attempt-started")).as("no restart").isEqualTo(1);
-        assertThat(out()).contains("[0] rank 0 shutdown hook", "[1] rank 1 shutdown hook");
+        assertThat(out()).contains("rank 0 shutdown hook", "rank 1 shutdown hook");
         assertThat(JobProcesses.ranksOf(jobId)).isEmpty();
     }
 
@@ -104,8 +109,8 @@ class LauncherProcessTest {
         awaitRanksIterating(2);
 
         launcher.toHandle().destroy();
-        await().atMost(Duration.ofSeconds(20)).until(() -> out().contains("[0] rank 0 shutdown hook")
-                && out().contains("[1] rank 1 shutdown hook"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> out().contains("rank 0 shutdown hook")
+                && out().contains("rank 1 shutdown hook"));
         assertThat(launcher.isAlive()).as("still waiting for the slow save").isTrue();
         launcher.toHandle().destroy();
 
@@ -157,5 +162,39 @@ class LauncherProcessTest {
 
         assertThat(awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
         await().atMost(Duration.ofSeconds(10)).until(() -> !stopped.isAlive() && JobProcesses.ranksOf(jobId).isEmpty());
+    }
+
+    @Test
+    void kill9OfLauncher_leavesSecret_nextLauncherSweepsOnlyStaleOnesOfItsNaming() throws Exception {
+        launcherTmp = Files.createDirectory(dir.resolve("tmp"));
+        Path operators = Files.writeString(launcherTmp.resolve("operator.secret"), "0123456789abcdef0123456789abcdef");
+        long livePid = ProcessHandle.current().pid();
+        Path live = Files.writeString(launcherTmp.resolve("ironloop-launcher-" + livePid + "-job-1.secret"), "x");
+        startLauncher("-n", "1", "--", LoopApp.class.getName(), "iterations=100000", "sleep-ms=20");
+        awaitRanksIterating(1);
+        long deadPid = launcher.pid();
+        List<Path> secrets;
+        try (var files = Files.list(launcherTmp)) {
+            secrets = files.filter(p -> p.getFileName().toString().startsWith("ironloop-launcher-" + deadPid + "-" + jobId + "-"))
+                    .toList();
+        }
+        assertThat(secrets).hasSize(1);
+
+        launcher.toHandle().destroyForcibly();
+        assertThat(awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobProcesses.ranksOf(jobId).isEmpty());
+        assertThat(secrets.get(0)).as("kill -9 runs no clean-up in the launcher").exists();
+
+        startLauncher("-n", "1", "--", LoopApp.class.getName(), "iterations=2", "sleep-ms=1");
+        assertThat(awaitExit(Duration.ofSeconds(60))).as(err()).isZero();
+
+        assertThat(secrets.get(0)).as("stale secret of the dead launcher").doesNotExist();
+        assertThat(err()).contains("removed 1 job secret(s) left in " + launcherTmp);
+        assertThat(operators).as("another naming").exists();
+        assertThat(live).as("a live launcher's").exists();
+        try (var files = Files.list(launcherTmp)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .as("the second launcher removed its own secret too").containsExactly(live.getFileName().toString(), "operator.secret");
+        }
     }
 }

@@ -57,19 +57,21 @@ class LauncherTest {
     }
 
     @Test
-    void run_allRanksExitZero_exitsZeroPrefixesOutputAndSetsEnvironment() throws Exception {
+    void run_allRanksExitZero_exitsZeroForwardsOutputCleanPrefixesErrorsAndSetsEnvironment() throws Exception {
         Files.writeString(dir.resolve("ft.json"), "{}");
 
         LaunchResult r = launch(2, b -> b.params(Path.of("ft.json")), "iterations=3", "report-env");
 
         assertThat(r.exitStatus()).as(err()).isZero();
         assertThat(r.attempts()).isEqualTo(1);
-        assertThat(out()).contains("[0] rank 0 attempt 0 iteration 3", "[1] rank 1 attempt 0 iteration 3",
-                "[0] rank 0 done attempt 0", "[1] rank 1 done attempt 0");
+        assertThat(out()).contains("rank 0 attempt 0 iteration 3", "rank 1 attempt 0 iteration 3",
+                "rank 0 done attempt 0", "rank 1 done attempt 0");
+        assertThat(out().lines()).as("standard output carries what the ranks print, unprefixed")
+                .contains("rank 0 done attempt 0", "rank 1 done attempt 0");
         assertThat(err()).contains("[0] rank 0 started pid", "[1] rank 1 started pid");
         assertThat(out()).doesNotContain("started pid");
         for (String line : out().lines().filter(l -> l.contains(" env ")).toList()) {
-            assertThat(line).matches("\\[([01])] rank \\1 env .*")
+            assertThat(line).matches("rank ([01]) env .* rank-property=\\1")
                     .contains("size=2", "job=" + jobId, "job-property=" + jobId, "secret-perms=rw-------",
                             "params=" + dir.resolve("ft.json").toRealPath(), "cwd=" + dir.toRealPath())
                     .containsPattern("launcher=127\\.0\\.0\\.1:\\d+")
@@ -94,7 +96,7 @@ class LauncherTest {
                 .satisfies(e -> assertThat(e.fields()).containsEntry("signal", "SIGTERM").containsEntry("ranks", List.of(0)));
         assertThat(events(r, TimelineEvent.RANK_EXITED, 0)).singleElement()
                 .satisfies(e -> assertThat(e.fields()).containsEntry("status", 143));
-        assertThat(out()).contains("[1] rank 1 exits with 3").doesNotContain("done attempt");
+        assertThat(out()).contains("rank 1 exits with 3").doesNotContain("done attempt");
         assertThat(r.events(TimelineEvent.RESTART_SCHEDULED)).isEmpty();
     }
 
@@ -106,8 +108,8 @@ class LauncherTest {
         assertThat(r.attempts()).isEqualTo(2);
         assertThat(r.events(TimelineEvent.RESTART_SCHEDULED)).singleElement()
                 .satisfies(e -> assertThat(e.fields()).containsEntry("next_attempt", 1).containsEntry("delay_ms", 100L));
-        assertThat(out()).contains("[0] rank 0 exits with 3", "[0] rank 0 attempt 1 iteration 5",
-                "[1] rank 1 done attempt 1");
+        assertThat(out()).contains("rank 0 exits with 3", "rank 0 attempt 1 iteration 5",
+                "rank 1 done attempt 1");
         assertThat(r.summary()).contains("after 1 restart");
     }
 
@@ -127,8 +129,8 @@ class LauncherTest {
                 .filter(e -> e.attempt() == 0 && e.rank() == 1 && e.type().equals("iteration"))
                 .mapToLong(e -> e.longField("iteration").orElseThrow()).max().orElseThrow();
         assertThat(lastReported).as("killed while waiting at iteration 3").isEqualTo(3);
-        assertThat(out()).contains("[1] rank 1 attempt 0 iteration 2").doesNotContain("[1] rank 1 attempt 0 iteration 3")
-                .contains("[1] rank 1 done attempt 1");
+        assertThat(out()).contains("rank 1 attempt 0 iteration 2").doesNotContain("rank 1 attempt 0 iteration 3")
+                .contains("rank 1 done attempt 1");
         assertThat(r.events(TimelineEvent.FAULT_INJECTED)).hasSize(1);
     }
 
@@ -143,7 +145,7 @@ class LauncherTest {
         assertThat(injected.fields()).containsEntry("signal", "SIGKILL").containsEntry("iteration", 0L);
         assertThat(r.timeline().stream().filter(e -> e.attempt() == 0 && e.rank() == 1 && e.type().equals("iteration")))
                 .as("killed before its first iteration").isEmpty();
-        assertThat(out()).contains("[1] rank 1 done attempt 1");
+        assertThat(out()).contains("rank 1 done attempt 1");
     }
 
     @Test
@@ -157,7 +159,7 @@ class LauncherTest {
         assertThat(injected.fields()).containsEntry("signal", "SIGTERM");
         assertThat(Duration.between(r.started(), injected.time())).isBetween(Duration.ofMillis(1500), Duration.ofSeconds(5));
         assertThat(events(r, TimelineEvent.RANK_EXITED, 0).get(0).fields()).containsEntry("status", 143);
-        assertThat(out()).contains("[0] rank 0 done attempt 1");
+        assertThat(out()).contains("rank 0 done attempt 1");
     }
 
     @Test
@@ -173,8 +175,8 @@ class LauncherTest {
                 .containsEntry("fault", "--preempt 1@it3");
         assertThat(events(r, TimelineEvent.RANK_EXITED, 1).get(0).fields()).containsEntry("status", 143);
         assertThat(out()).as("it waited at iteration 3 for the launcher, which answered with SIGTERM")
-                .contains("[1] rank 1 attempt 0 iteration 2").doesNotContain("[1] rank 1 attempt 0 iteration 3")
-                .contains("[1] rank 1 done attempt 1");
+                .contains("rank 1 attempt 0 iteration 2").doesNotContain("rank 1 attempt 0 iteration 3")
+                .contains("rank 1 done attempt 1");
     }
 
     @Test

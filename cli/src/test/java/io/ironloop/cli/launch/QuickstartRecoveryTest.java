@@ -88,5 +88,12 @@ class QuickstartRecoveryTest {
         assertThat(again.exitStatus()).isZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("already complete");
         assertThat(resultLine()).isEqualTo(Quickstart.simulate(3, SIZE, ITERATIONS));
+
+        err.reset();
+        LaunchResult withFault = launch(params, b -> b.kill(new Fault.KillAtIteration(1, 7)));
+        assertThat(withFault.exitStatus()).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).as("the fault is not to blame")
+                .contains("the job was already complete in " + dir.resolve("ft"), "--fail 1@7 could not fire: use --fresh")
+                .doesNotContain("never fired");
     }
 }

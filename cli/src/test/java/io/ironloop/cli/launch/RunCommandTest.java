@@ -76,4 +76,27 @@ class RunCommandTest {
                 LoopApp.class.getName())).isEqualTo(2);
         assertThat(err()).contains("does not exist or is not readable");
     }
+
+    @Test
+    void unknownKeyInParamsFile_isOneUsageLineWithSuggestion_beforeAnyRankStarts() throws Exception {
+        Path params = dir.resolve("p.json");
+        Files.writeString(params, "{\"CHECKPOINTING_GLOBAL_ITERATON\": 1,"
+                + " \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WIAT\": 5}}");
+
+        assertThat(run("run", "-n", "2", "--restarts", "3", "--params", params.toString(), "--",
+                LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).startsWith("ironloop: unknown parameter 'CHECKPOINTING_GLOBAL_ITERATON' in parameter file "
+                + params).contains("did you mean 'CHECKPOINTING_GLOBAL_ITERATION'?").doesNotContain("[0]", "[1]", "\tat ");
+        assertThat(err().lines()).hasSize(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void badValueInParamsFile_isUsageError() throws Exception {
+        Path params = dir.resolve("p.json");
+        Files.writeString(params, "{\"CHECKPOINTING_GLOBAL_ITERATION\": \"often\"}");
+
+        assertThat(run("run", "-n", "2", "--params", params.toString(), "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("bad value for CHECKPOINTING_GLOBAL_ITERATION").doesNotContain("[0]");
+    }
 }

@@ -415,10 +415,11 @@ final class CommGroup implements ProcessGroup {
 
     /**
      * Leaves the job. Closing is collective: the survivors first agree that all of them are closing, so
-     * nobody leaves while another still waits for its messages, and departures after that are not
-     * reported as failures. Gives up waiting after {@link #CLOSE_WAIT_SECONDS}. First it sends every member
-     * a departure notice behind its last message: a member still waiting for a message from this one (this
-     * rank ended with an exception while the others are in a collective) throws
+     * nobody leaves while another still waits for its messages, then pass a second round once each has marked
+     * itself closing, so that no survivor sees another leave before it knows the job is closing: departures
+     * after the first round are not reported as failures. Gives up waiting after {@link #CLOSE_WAIT_SECONDS}.
+     * First it sends every member a departure notice behind its last message: a member still waiting for a
+     * message from this one (this rank ended with an exception while the others are in a collective) throws
      * {@link ProcessFailedException} at once instead of waiting for a message that will never come, and so
      * reaches its own close.
      */
@@ -435,6 +436,13 @@ final class CommGroup implements ProcessGroup {
             }
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
+            if (done != null) {
+                // Every survivor now knows that all are closing, but one that returns first and leaves at once could be
+                // seen leaving by one that has not yet returned, and be reported failed. A second round completes only
+                // once every survivor has marked its session closing, so no departure after it is a failure.
+                session.closing();
+                done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
+            }
             if (done == null) {
                 org.slf4j.LoggerFactory.getLogger(CommGroup.class).warn("job {} rank {}: not every surviving rank closed the group within {} s; leaving anyway",
                         jobId(), rank, CLOSE_WAIT_SECONDS);

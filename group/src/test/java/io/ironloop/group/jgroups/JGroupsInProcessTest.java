@@ -30,6 +30,9 @@ class JGroupsInProcessTest {
                 assertArrayEquals(TestData.expectedSum(3, n), sum, 0.0);
                 g.barrier();
                 byte[] b = g.sendrecv(new byte[] {(byte) r}, (r + 1) % 3, (r + 2) % 3, 9);
+                assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                        .as("thread names are text (they appear in every log line)")
+                        .allMatch(name -> name.chars().noneMatch(Character::isISOControl));
                 return g.rank() + ":" + b[0] + ":" + g.agree(10 - r);
             }
         });

@@ -60,7 +60,7 @@ final class StackBuilder {
         tcp.setSocketFactory(new HandshakeSocketFactory(handshake));
         // JGroups' own threads are not daemons by default: after close, FD_SOCK2 may still be trying the next
         // ping destination (connect_timeout per member, 20 s for four) and that kept rank JVMs alive after main
-        tcp.setThreadFactory(new DefaultThreadFactory("jgroups", true, true));
+        tcp.setThreadFactory(new NamedByLogicalAddress("jgroups"));
         stack.add(tcp);
         stack.add(new WireCounter());
         stack.add(discovery(config, net));
@@ -129,5 +129,29 @@ final class StackBuilder {
                 yield ping;
             }
         };
+    }
+
+    /**
+     * JGroups' daemon thread factory, naming threads after the member's logical name only: the full address
+     * string of an {@code ExtendedUUID} prints its key/value bytes raw (the rank as four bytes, NULs
+     * included), which put binary bytes into every log line of a JGroups thread.
+     */
+    static final class NamedByLogicalAddress extends DefaultThreadFactory {
+        NamedByLogicalAddress(String baseName) {
+            super(baseName, true, true);
+        }
+
+        @Override
+        public void setAddress(String address) {
+            super.setAddress(address == null ? null : logicalName(address));
+        }
+
+        /** {@code vm-123(k=v, …)} becomes {@code vm-123}; any control character left is dropped. */
+        static String logicalName(String address) {
+            int open = address.indexOf('(');
+            String name = open >= 0 ? address.substring(0, open) : address;
+            return name.codePoints().filter(c -> !Character.isISOControl(c))
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        }
     }
 }
