@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.ConfigurationException;
+import io.ironloop.RegularFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -125,10 +126,15 @@ public final class Parameters {
     private static void readFile(ParameterTable table, Path file, Map<String, Object> values, Map<String, String> sources) {
         JsonNode root;
         try {
-            if (Files.size(file) > MAX_FILE_BYTES) {
+            // a link to a shared parameter file is fine; what it leads to must be a regular file (a FIFO would block)
+            Path real = file.toRealPath();
+            if (RegularFiles.size(real) > MAX_FILE_BYTES) {
                 throw new ConfigurationException("parameter file " + file + " is larger than 1 MiB: is it the right file?");
             }
-            root = JSON.readTree(Files.readAllBytes(file));
+            root = JSON.readTree(Files.readAllBytes(real));
+        } catch (RegularFiles.NotRegularFileException e) {
+            throw new ConfigurationException("parameter file " + file + (file.equals(Path.of(e.getFile())) ? "" : " (" + e.getFile() + ")")
+                    + " " + e.getReason(), e);
         } catch (NoSuchFileException e) {
             throw new ConfigurationException("parameter file " + file + " does not exist: check the --params path", e);
         } catch (JsonProcessingException e) {

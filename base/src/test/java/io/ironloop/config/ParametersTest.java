@@ -125,4 +125,27 @@ class ParametersTest {
         assertThat(TABLE.markdown()).contains("| `TIME_MAX_WAIT` | duration | `s` | `5s` | timeout |")
                 .contains("| `EVERY` | int |  | `off` | every N |");
     }
+
+    @Test
+    void load_fifoInPlaceOfTheFile_refusedAtOnceInsteadOfBlocking() throws Exception {
+        Path fifo = dir.resolve("params.json");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available");
+        Path link = Files.createSymbolicLink(dir.resolve("link.json"), fifo);
+
+        for (Path file : List.of(fifo, link)) {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                    assertThatThrownBy(() -> Parameters.load(TABLE, file, Map.of(), Map.of()))
+                            .isInstanceOf(ConfigurationException.class)
+                            .hasMessageContaining("parameter file " + file).hasMessageContaining("named pipe (FIFO)"));
+        }
+    }
+
+    @Test
+    void load_linkToARegularFile_isFollowed() throws Exception {
+        Path real = Files.writeString(dir.resolve("shared.json"), "{\"EVERY\": 7}");
+        Path link = Files.createSymbolicLink(dir.resolve("params.json"), real);
+
+        assertThat(Parameters.load(TABLE, link, Map.of(), Map.of()).get(EVERY)).isEqualTo(7L);
+    }
 }

@@ -1,7 +1,8 @@
 package io.ironloop.runtime.internal.state;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ironloop.IronloopException;
+import io.ironloop.RegularFiles;
 import io.ironloop.core.AtomicFile;
 import io.ironloop.runtime.Completion;
 
@@ -28,7 +30,9 @@ public final class CompletionFile {
     public static Optional<Completion> read(Path folder) {
         Path file = folder.resolve(NAME);
         try {
-            return Optional.of(JSON.readValue(Files.readAllBytes(file), Completion.class));
+            try (InputStream in = Channels.newInputStream(RegularFiles.openRead(file))) { // never a FIFO: it would block
+                return Optional.of(JSON.readValue(in, Completion.class));
+            }
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
