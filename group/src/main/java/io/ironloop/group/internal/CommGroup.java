@@ -417,12 +417,13 @@ final class CommGroup implements ProcessGroup {
         }
         if (!superseded && !session.isClosed() && !session.isExcluded()) {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+            session.prepareToCloseTogether();
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             if (done == null) {
                 org.slf4j.LoggerFactory.getLogger(CommGroup.class).warn("job {} rank {}: not every surviving rank closed the group within {} s; leaving anyway",
                         jobId(), rank, CLOSE_WAIT_SECONDS);
             }
-            session.closing();
+            session.closing(done != null);
         }
         closed = true;
         if (!superseded) {

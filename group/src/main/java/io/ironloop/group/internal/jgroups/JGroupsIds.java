@@ -17,6 +17,7 @@ final class JGroupsIds {
         protocol((short) 1731, WireCounter.class);
         protocol((short) 1732, SuspectObserver.class);
         protocol((short) 1734, FormationGate.class);
+        protocol((short) 1735, GroupTcp.class);
         ClassConfigurator.addIfAbsent(EnvelopeHeader.MAGIC, EnvelopeHeader.class);
         ClassConfigurator.addIfAbsent(HeartbeatHeader.MAGIC, HeartbeatHeader.class);
         done = true;

@@ -48,6 +48,9 @@ public final class JGroupsTransport implements Transport, Receiver {
     private volatile JChannel channel;
     private volatile DataPlane data;
     private final Map<Integer, java.net.InetSocketAddress> dataAddresses = new ConcurrentHashMap<>();
+    private final Object viewChange = new Object();
+    /** Members of the newest view, guarded by {@link #viewChange}. */
+    private int members;
 
     /**
      * A transport for {@code env}, bound and discovering as {@code config} and the environment say.
@@ -171,6 +174,10 @@ public final class JGroupsTransport implements Transport, Receiver {
 
     @Override
     public void viewAccepted(View view) {
+        synchronized (viewChange) {
+            members = view.size();
+            viewChange.notifyAll();
+        }
         TreeSet<Integer> alive = new TreeSet<>();
         for (Address a : view.getMembers()) {
             int r = rankOf(a);
@@ -276,6 +283,71 @@ public final class JGroupsTransport implements Transport, Receiver {
         JChannel ch = channel;
         WireCounter w = ch == null ? null : ch.getProtocolStack().findProtocol(WireCounter.class);
         return new Diagnostics.Counts(w == null ? 0 : w.sent(), w == null ? 0 : w.received(), handshake.refusedConnections());
+    }
+
+    /** Views stop closing connections to the members that leave; see {@link GroupTcp}. */
+    @Override
+    public void prepareToCloseTogether() {
+        JChannel ch = channel;
+        if (ch != null && ch.getProtocolStack().getTransport() instanceof GroupTcp tcp) {
+            tcp.keepConnections();
+        }
+    }
+
+    /**
+     * Every member leaves now: the view's coordinator leaves last. JGroups' leave protocol is made for one
+     * member leaving a group that stays. When all leave at once, a coordinator that leaves first hands over
+     * to the next member, which then installs views for the others leaving at the same time and waits up to
+     * {@code view_ack_collection_timeout} (2 s) for acknowledgements from members already gone, while its
+     * own close waits for that thread; and a member whose leave request went to the coordinator that left
+     * waits up to {@code leave_timeout} (1 s) for an answer that never comes. Each made a rank JVM outlive
+     * the others by 1–3 s at the end of a job. So the coordinator stays until it is alone in the view and
+     * every other member has closed its connections: each other member's leave request is answered within
+     * milliseconds by a coordinator that stays, over a connection that the view without it no longer closes
+     * ({@link #prepareToCloseTogether()}), so the answer is never lost. A member that agreed to close but never leaves (stopped) is removed by
+     * failure detection; the coordinator waits at most {@link #lastToLeavePatience}.
+     */
+    @Override
+    public void closeTogether() {
+        JChannel ch = channel;
+        if (ch != null && formed && ch.getAddress() != null && ch.getView() != null
+                && ch.getAddress().equals(ch.getView().getCoord())) {
+            awaitOthersGone(ch);
+        }
+        close();
+    }
+
+    /**
+     * How long the coordinator waits for the others to leave: the time failure detection takes to remove a
+     * member that stopped (heartbeat timeout, one interval to notice, verification).
+     */
+    private java.time.Duration lastToLeavePatience() {
+        return config.heartbeatTimeout().plus(config.heartbeatInterval()).plus(config.verifyTimeout());
+    }
+
+    /** How often the coordinator looks at its open connections while it waits for the others to close them. */
+    private static final long GONE_POLL_MILLIS = 5;
+
+    private void awaitOthersGone(JChannel ch) {
+        long deadline = System.nanoTime() + lastToLeavePatience().toNanos();
+        org.jgroups.protocols.TP tp = ch.getProtocolStack().getTransport();
+        synchronized (viewChange) {
+            while (ch.isConnected() && (members > 1 || tp instanceof GroupTcp tcp && tcp.getOpenConnections() > 0)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warn("job {} rank {}: {} other member(s) still in the group {} after all agreed to close; leaving anyway", jobId,
+                            rank, members - 1, io.ironloop.config.Units.formatDuration(lastToLeavePatience()));
+                    return;
+                }
+                try {
+                    // woken by a view change; connections closing are polled
+                    viewChange.wait(Math.max(1, Math.min(GONE_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(left))));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     @Override

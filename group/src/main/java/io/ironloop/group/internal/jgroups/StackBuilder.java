@@ -30,7 +30,7 @@ import org.jgroups.util.DefaultThreadFactory;
 
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
- * TCP (connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
+ * TCP ({@link GroupTcp}, connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
  * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
  * detection via a socket ring) · {@link RankHeartbeat} STAR/RING or FD_ALL3 (hang detection) ·
  * {@link SuspectObserver} · VERIFY_SUSPECT2 (verification by another member) · [SYM_ENCRYPT] · NAKACK2 ·
@@ -50,7 +50,7 @@ final class StackBuilder {
     static List<Protocol> build(GroupConfig config, Network net, byte[] secret, SecretHandshake handshake, int rank) throws Exception {
         JGroupsIds.register();
         List<Protocol> stack = new ArrayList<>();
-        TCP tcp = new TCP();
+        TCP tcp = new GroupTcp();
         tcp.setValue("bind_addr", net.bindAddress());
         tcp.setValue("bind_port", net.bindPort());
         tcp.setValue("port_range", 0);
