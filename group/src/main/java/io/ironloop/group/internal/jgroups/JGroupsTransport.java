@@ -272,6 +272,11 @@ public final class JGroupsTransport implements Transport, Receiver {
         }
     }
 
+    /** The channel, for tests that inspect or tune the JGroups stack; null before {@link #start}. */
+    JChannel channel() {
+        return channel;
+    }
+
     @Override
     public int dataPort() {
         DataPlane d = data;
