@@ -48,9 +48,6 @@ public final class JGroupsTransport implements Transport, Receiver {
     private volatile JChannel channel;
     private volatile DataPlane data;
     private final Map<Integer, java.net.InetSocketAddress> dataAddresses = new ConcurrentHashMap<>();
-    private final Object viewChange = new Object();
-    /** Members of the newest view, guarded by {@link #viewChange}. */
-    private int members;
 
     /**
      * A transport for {@code env}, bound and discovering as {@code config} and the environment say.
@@ -174,10 +171,6 @@ public final class JGroupsTransport implements Transport, Receiver {
 
     @Override
     public void viewAccepted(View view) {
-        synchronized (viewChange) {
-            members = view.size();
-            viewChange.notifyAll();
-        }
         TreeSet<Integer> alive = new TreeSet<>();
         for (Address a : view.getMembers()) {
             int r = rankOf(a);
@@ -290,27 +283,47 @@ public final class JGroupsTransport implements Transport, Receiver {
         return new Diagnostics.Counts(w == null ? 0 : w.sent(), w == null ? 0 : w.received(), handshake.refusedConnections());
     }
 
-    /** Views stop closing connections to the members that leave; see {@link GroupTcp}. */
+    /**
+     * Before anyone leaves: views stop closing connections to the members that leave ({@link GroupTcp}), and
+     * FD_SOCK2 stops connecting to the next member whenever one leaves ({@link GroupFdSock}).
+     */
     @Override
     public void prepareToCloseTogether() {
         JChannel ch = channel;
-        if (ch != null && ch.getProtocolStack().getTransport() instanceof GroupTcp tcp) {
+        if (ch == null) {
+            return;
+        }
+        if (ch.getProtocolStack().getTransport() instanceof GroupTcp tcp) {
             tcp.keepConnections();
+        }
+        GroupFdSock sockets = ch.getProtocolStack().findProtocol(GroupFdSock.class);
+        if (sockets != null) {
+            sockets.standAside();
         }
     }
 
     /**
-     * Every member leaves now: the view's coordinator leaves last. JGroups' leave protocol is made for one
-     * member leaving a group that stays. When all leave at once, a coordinator that leaves first hands over
-     * to the next member, which then installs views for the others leaving at the same time and waits up to
-     * {@code view_ack_collection_timeout} (2 s) for acknowledgements from members already gone, while its
-     * own close waits for that thread; and a member whose leave request went to the coordinator that left
-     * waits up to {@code leave_timeout} (1 s) for an answer that never comes. Each made a rank JVM outlive
-     * the others by 1–3 s at the end of a job. So the coordinator stays until it is alone in the view and
-     * every other member has closed its connections: each other member's leave request is answered within
-     * milliseconds by a coordinator that stays, over a connection that the view without it no longer closes
-     * ({@link #prepareToCloseTogether()}), so the answer is never lost. A member that agreed to close but never leaves (stopped) is removed by
-     * failure detection; the coordinator waits at most {@link #lastToLeavePatience}.
+     * Every member leaves now, without waiting for any JGroups timeout. JGroups' leave protocol is made for
+     * one member leaving a group that stays; when all left at once, thread dumps of rank JVMs that outlived
+     * the others by 1-3 s at the end of a job showed three waits:
+     * <ul>
+     *   <li>a coordinator that left first handed over to the next member, which then installed views for the
+     *       others leaving at the same time and waited up to {@code view_ack_collection_timeout} (2 s) for
+     *       acknowledgements from members already gone, and its own close waited for that thread;</li>
+     *   <li>a member whose leave request went to the departed coordinator, or whose answer was lost because
+     *       the view without it closed the connection before the answer was written, waited up to
+     *       {@code leave_timeout} (1 s);</li>
+     *   <li>FD_SOCK2 answered every departure by connecting to the next member, which was leaving too: a
+     *       process that is exiting still accepts connections but never answers, so the attempt waited
+     *       {@code connect_timeout} ({@code TIME_MAX_WAIT}), and closing the channel waited up to 3 s for
+     *       that pool thread.</li>
+     * </ul>
+     * So FD_SOCK2 stands aside from before the close agreement ({@link #prepareToCloseTogether()}; a crash
+     * during the close is seen by the heartbeats), and the view's coordinator leaves last:
+     * it stays until the others have closed their connections, which they do once their leave requests are
+     * answered, within milliseconds, by a coordinator that stays, over connections that views no longer
+     * close ({@link #prepareToCloseTogether()}). A member that agreed to close but never leaves (stopped) is
+     * waited for at most {@link #lastToLeavePatience}.
      */
     @Override
     public void closeTogether() {
@@ -333,24 +346,26 @@ public final class JGroupsTransport implements Transport, Receiver {
     /** How often the coordinator looks at its open connections while it waits for the others to close them. */
     private static final long GONE_POLL_MILLIS = 5;
 
+    /**
+     * Waits until no other member is connected: each closes its connections once its leave request has been
+     * answered (or it crashed), so nobody is left who could still need this member.
+     */
     private void awaitOthersGone(JChannel ch) {
+        if (!(ch.getProtocolStack().getTransport() instanceof GroupTcp tcp)) {
+            return;
+        }
         long deadline = System.nanoTime() + lastToLeavePatience().toNanos();
-        org.jgroups.protocols.TP tp = ch.getProtocolStack().getTransport();
-        synchronized (viewChange) {
-            while (ch.isConnected() && (members > 1 || tp instanceof GroupTcp tcp && tcp.getOpenConnections() > 0)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    LOG.warn("job {} rank {}: {} other member(s) still in the group {} after all agreed to close; leaving anyway", jobId,
-                            rank, members - 1, io.ironloop.config.Units.formatDuration(lastToLeavePatience()));
-                    return;
-                }
-                try {
-                    // woken by a view change; connections closing are polled
-                    viewChange.wait(Math.max(1, Math.min(GONE_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(left))));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+        while (ch.isConnected() && tcp.getOpenConnections() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                LOG.warn("job {} rank {}: {} member(s) still connected {} after all agreed to close; leaving anyway", jobId, rank,
+                        tcp.getOpenConnections(), io.ironloop.config.Units.formatDuration(lastToLeavePatience()));
+                return;
+            }
+            try {
+                Thread.sleep(GONE_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

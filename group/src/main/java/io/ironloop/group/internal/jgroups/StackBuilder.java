@@ -31,7 +31,7 @@ import org.jgroups.util.DefaultThreadFactory;
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
  * TCP ({@link GroupTcp}, connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
- * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
+ * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 ({@link GroupFdSock}, crash
  * detection via a socket ring) · {@link RankHeartbeat} STAR/RING or FD_ALL3 (hang detection) ·
  * {@link SuspectObserver} · VERIFY_SUSPECT2 (verification by another member) · [SYM_ENCRYPT] · NAKACK2 ·
  * UNICAST3 · STABLE · AUTH ({@link JobSecretToken}) · GMS · UFC · MFC · FRAG4.
@@ -70,7 +70,7 @@ final class StackBuilder {
         stack.add(merge);
         long interval = config.heartbeatInterval().toMillis();
         long timeout = config.heartbeatTimeout().toMillis();
-        FD_SOCK2 sockets = new FD_SOCK2();
+        FD_SOCK2 sockets = new GroupFdSock();
         sockets.setBindAddress(net.bindAddress());
         // A member that does not answer a new monitoring connection is alive but not running (stopped,
         // starved): that is hang detection's business, with its timeout. A dead one refuses at once.
