@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code iterations} (default 5), {@code sleep-ms} per iteration (default 20), {@code plan} (declare the
  * last iteration), {@code exit-rank}, {@code exit-at}, {@code exit-status}, {@code exit-attempt} (rank
  * R exits with S at iteration I in attempt A; -1 = every attempt), {@code hang-on-exit-ms} (a shutdown
- * hook that takes that long, like a slow save), {@code report-env} (print the launch environment).
+ * hook that takes that long, like a slow save), {@code report-env} (print the launch environment),
+ * {@code report-watchdog-at-exit} (print the launcher watchdog's state while the JVM exits).
  */
 public final class LoopApp {
     private LoopApp() {
@@ -68,6 +69,27 @@ public final class LoopApp {
             }
         }
         System.out.println("rank " + rank + " done attempt " + attempt);
+        if (opts.containsKey("report-watchdog-at-exit")) {
+            reportWatchdogAtExit(rank);
+        }
+    }
+
+    /**
+     * A shutdown hook that prints the state of the launcher watchdog once it has ended, or after 10 s: a thread
+     * still blocked in its socket read at exit is in native code, and the JVM's exit waits up to 300 ms for it.
+     */
+    private static void reportWatchdogAtExit(int rank) {
+        Thread watchdog = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("ironloop-launcher-watchdog")).findFirst().orElseThrow();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                watchdog.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            System.out.println("rank " + rank + " watchdog at exit " + watchdog.getState());
+            System.out.flush();
+        }));
     }
 
     private static void reportEnvironment(int rank) throws Exception {

@@ -435,6 +435,7 @@ final class CommGroup implements ProcessGroup {
                 }
             }
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+            session.prepareToCloseTogether();
             long[] done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             if (done != null) {
                 // Every survivor now knows that all are closing, but one that returns first and leaves at once could be
@@ -447,7 +448,7 @@ final class CommGroup implements ProcessGroup {
                 org.slf4j.LoggerFactory.getLogger(CommGroup.class).warn("job {} rank {}: not every surviving rank closed the group within {} s; leaving anyway",
                         jobId(), rank, CLOSE_WAIT_SECONDS);
             }
-            session.closing();
+            session.closing(done != null);
         }
         closed = true;
         if (!superseded) {

@@ -34,6 +34,7 @@ public final class Session implements TransportEvents {
     private final Agreement agreement;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
+    private volatile boolean closingTogether;
     private volatile SortedSet<Integer> failed = Collections.emptySortedSet();
     private volatile Set<Integer> alive;
     private volatile int leader = -1;
@@ -230,16 +231,33 @@ public final class Session implements TransportEvents {
         }
     }
 
-    /** Every survivor agreed to close: departures from now on are not failures. */
-    void closing() {
+    /** The collective close begins (before its agreement); see {@link Transport#prepareToCloseTogether()}. */
+    void prepareToCloseTogether() {
+        transport.prepareToCloseTogether();
+    }
+
+    /**
+     * This member closes: departures from now on are not failures.
+     *
+     * @param together whether every survivor agreed to close, so that all of them leave now
+     */
+    void closing(boolean together) {
+        closingTogether = together;
         closing = true;
     }
 
-    /** Closes the transport at once (no collective close) and wakes every waiter. */
+    /**
+     * Closes the transport and wakes every waiter: after a collective close that every survivor agreed to,
+     * with {@link Transport#closeTogether()}, otherwise at once.
+     */
     public void close() {
         if (closed.compareAndSet(false, true)) {
             try {
-                transport.close();
+                if (closingTogether) {
+                    transport.closeTogether();
+                } else {
+                    transport.close();
+                }
             } finally {
                 mailbox.wakeAll();
                 agreement.wakeAll();

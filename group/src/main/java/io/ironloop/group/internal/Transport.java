@@ -43,4 +43,21 @@ public interface Transport extends AutoCloseable {
     /** Leaves the group and releases resources; idempotent. */
     @Override
     void close();
+
+    /**
+     * The collective close begins: every member is about to agree to close and then leave at about the same
+     * time with {@link #closeTogether()}. Called before the agreement, so that whatever the transport changes
+     * for leaving together is in place before any member leaves. By default nothing.
+     */
+    default void prepareToCloseTogether() {
+    }
+
+    /**
+     * Like {@link #close()}, when every member has agreed to close and all of them leave now (the collective
+     * close): a transport whose leaving involves the others can order the departures so that nobody waits for
+     * a member that is leaving too. By default the same as {@link #close()}.
+     */
+    default void closeTogether() {
+        close();
+    }
 }

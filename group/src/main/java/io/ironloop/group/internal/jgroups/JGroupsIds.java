@@ -17,6 +17,8 @@ final class JGroupsIds {
         protocol((short) 1731, WireCounter.class);
         protocol((short) 1732, SuspectObserver.class);
         protocol((short) 1734, FormationGate.class);
+        protocol((short) 1735, GroupTcp.class);
+        protocol((short) 1736, GroupFdSock.class);
         ClassConfigurator.addIfAbsent(EnvelopeHeader.MAGIC, EnvelopeHeader.class);
         ClassConfigurator.addIfAbsent(HeartbeatHeader.MAGIC, HeartbeatHeader.class);
         done = true;

@@ -266,6 +266,11 @@ public final class JGroupsTransport implements Transport, Receiver {
         }
     }
 
+    /** The channel, for tests that inspect or tune the JGroups stack; null before {@link #start}. */
+    JChannel channel() {
+        return channel;
+    }
+
     @Override
     public int dataPort() {
         DataPlane d = data;
@@ -277,6 +282,93 @@ public final class JGroupsTransport implements Transport, Receiver {
         JChannel ch = channel;
         WireCounter w = ch == null ? null : ch.getProtocolStack().findProtocol(WireCounter.class);
         return new Diagnostics.Counts(w == null ? 0 : w.sent(), w == null ? 0 : w.received(), handshake.refusedConnections());
+    }
+
+    /**
+     * Before anyone leaves: views stop closing connections to the members that leave ({@link GroupTcp}), and
+     * FD_SOCK2 stops connecting to the next member whenever one leaves ({@link GroupFdSock}).
+     */
+    @Override
+    public void prepareToCloseTogether() {
+        JChannel ch = channel;
+        if (ch == null) {
+            return;
+        }
+        if (ch.getProtocolStack().getTransport() instanceof GroupTcp tcp) {
+            tcp.keepConnections();
+        }
+        GroupFdSock sockets = ch.getProtocolStack().findProtocol(GroupFdSock.class);
+        if (sockets != null) {
+            sockets.standAside();
+        }
+    }
+
+    /**
+     * Every member leaves now, without waiting for any JGroups timeout. JGroups' leave protocol is made for
+     * one member leaving a group that stays; when all left at once, thread dumps of rank JVMs that outlived
+     * the others by 1-3 s at the end of a job showed three waits:
+     * <ul>
+     *   <li>a coordinator that left first handed over to the next member, which then installed views for the
+     *       others leaving at the same time and waited up to {@code view_ack_collection_timeout} (2 s) for
+     *       acknowledgements from members already gone, and its own close waited for that thread;</li>
+     *   <li>a member whose leave request went to the departed coordinator, or whose answer was lost because
+     *       the view without it closed the connection before the answer was written, waited up to
+     *       {@code leave_timeout} (1 s);</li>
+     *   <li>FD_SOCK2 answered every departure by connecting to the next member, which was leaving too: a
+     *       process that is exiting still accepts connections but never answers, so the attempt waited
+     *       {@code connect_timeout} ({@code TIME_MAX_WAIT}), and closing the channel waited up to 3 s for
+     *       that pool thread.</li>
+     * </ul>
+     * So FD_SOCK2 stands aside from before the close agreement ({@link #prepareToCloseTogether()}; a crash
+     * during the close is seen by the heartbeats), and the view's coordinator leaves last:
+     * it stays until the others have closed their connections, which they do once their leave requests are
+     * answered, within milliseconds, by a coordinator that stays, over connections that views no longer
+     * close ({@link #prepareToCloseTogether()}). A member that agreed to close but never leaves (stopped) is
+     * waited for at most {@link #lastToLeavePatience}.
+     */
+    @Override
+    public void closeTogether() {
+        JChannel ch = channel;
+        if (ch != null && formed && ch.getAddress() != null && ch.getView() != null
+                && ch.getAddress().equals(ch.getView().getCoord())) {
+            awaitOthersGone(ch);
+        }
+        close();
+    }
+
+    /**
+     * How long the coordinator waits for the others to leave: the time failure detection takes to remove a
+     * member that stopped (heartbeat timeout, one interval to notice, verification).
+     */
+    private java.time.Duration lastToLeavePatience() {
+        return config.heartbeatTimeout().plus(config.heartbeatInterval()).plus(config.verifyTimeout());
+    }
+
+    /** How often the coordinator looks at its open connections while it waits for the others to close them. */
+    private static final long GONE_POLL_MILLIS = 5;
+
+    /**
+     * Waits until no other member is connected: each closes its connections once its leave request has been
+     * answered (or it crashed), so nobody is left who could still need this member.
+     */
+    private void awaitOthersGone(JChannel ch) {
+        if (!(ch.getProtocolStack().getTransport() instanceof GroupTcp tcp)) {
+            return;
+        }
+        long deadline = System.nanoTime() + lastToLeavePatience().toNanos();
+        while (ch.isConnected() && tcp.getOpenConnections() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                LOG.warn("job {} rank {}: {} member(s) still connected {} after all agreed to close; leaving anyway", jobId, rank,
+                        tcp.getOpenConnections(), io.ironloop.config.Units.formatDuration(lastToLeavePatience()));
+                return;
+            }
+            try {
+                Thread.sleep(GONE_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     @Override

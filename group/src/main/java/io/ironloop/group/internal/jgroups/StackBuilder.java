@@ -31,8 +31,8 @@ import org.jgroups.util.DefaultThreadFactory;
 
 /**
  * Builds the JGroups protocol stack of a rank, bottom to top:
- * TCP (connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
- * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 (crash
+ * TCP ({@link GroupTcp}, connections authenticated by {@link SecretHandshake}) · {@link WireCounter} · discovery (TCPPING,
+ * FILE_PING or DNS_PING, never multicast) · {@link FormationGate} (only rank 0 creates the cluster) · MERGE3 (only while the group forms) · FD_SOCK2 ({@link GroupFdSock}, crash
  * detection via a socket ring) · {@link RankHeartbeat} STAR/RING or FD_ALL3 (hang detection) ·
  * {@link SuspectObserver} · VERIFY_SUSPECT2 (verification by another member) · [SYM_ENCRYPT] · NAKACK2 ·
  * UNICAST3 · STABLE · AUTH ({@link JobSecretToken}) · GMS · UFC · MFC · FRAG4.
@@ -51,7 +51,7 @@ final class StackBuilder {
     static List<Protocol> build(GroupConfig config, Network net, JobSecret secret, SecretHandshake handshake, int rank) throws Exception {
         JGroupsIds.register();
         List<Protocol> stack = new ArrayList<>();
-        TCP tcp = new TCP();
+        TCP tcp = new GroupTcp();
         tcp.setValue("bind_addr", net.bindAddress());
         tcp.setValue("bind_port", net.bindPort());
         tcp.setValue("port_range", 0);
@@ -71,7 +71,7 @@ final class StackBuilder {
         stack.add(merge);
         long interval = config.heartbeatInterval().toMillis();
         long timeout = config.heartbeatTimeout().toMillis();
-        FD_SOCK2 sockets = new FD_SOCK2();
+        FD_SOCK2 sockets = new GroupFdSock();
         sockets.setBindAddress(net.bindAddress());
         // A member that does not answer a new monitoring connection is alive but not running (stopped,
         // starved): that is hang detection's business, with its timeout. A dead one refuses at once.
