@@ -441,7 +441,7 @@ final class CommGroup implements ProcessGroup {
                 // Every survivor now knows that all are closing, but one that returns first and leaves at once could be
                 // seen leaving by one that has not yet returned, and be reported failed. A second round completes only
                 // once every survivor has marked its session closing, so no departure after it is a failure.
-                session.closing();
+                session.closing(false); // whether all leave together is known after the second round
                 done = session.agreement().agree(epoch, ++agreementSeq, members, new long[] {0}, Agreement.Op.MIN, deadline);
             }
             if (done == null) {

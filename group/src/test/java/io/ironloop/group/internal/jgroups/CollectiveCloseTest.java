@@ -7,9 +7,9 @@ import io.ironloop.group.GroupListener;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.RankEnvironment;
 import io.ironloop.group.Ranks;
-import io.ironloop.group.internal.JobSecret;
 import io.ironloop.group.internal.Session;
 import io.ironloop.group.jgroups.LocalJob;
+import io.ironloop.group.launch.JobSecret;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +46,7 @@ class CollectiveCloseTest {
             int n = 4;
             int[] ports = LocalJob.freePorts(n);
             Path secretFile = LocalJob.secret(dir, "s" + round, round);
-            byte[] secret = JobSecret.read(secretFile);
+            JobSecret secret = JobSecret.load(secretFile);
             String job = "close" + round;
             long[] delays = new long[n];
             for (int r = 0; r < n; r++) {
