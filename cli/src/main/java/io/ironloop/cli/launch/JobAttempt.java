@@ -543,14 +543,15 @@ final class JobAttempt {
     }
 
     /**
-     * A rank reported the exception it ends with: that is the attempt's cause, whichever rank exits first.
+     * A rank reported the exception it ends with. The attempt's cause is the error at the earliest iteration
+     * ({@link RankError#before}), whichever rank reports first.
      * The others are released by the group (its departure notice); those that do not exit by themselves
      * within --settle are stopped.
      */
     private void rankError(int r, ObjectNode node) {
         // where the rank was: its last iteration, or where it resumed when it threw before finishing one
         Optional<RankError> reported = RankError.of(r, node, Math.max(lastIteration[r], resumedAt[r]));
-        if (reported.isEmpty() || error != null) {
+        if (reported.isEmpty() || error != null && !reported.get().before(error)) {
             return;
         }
         error = reported.get();

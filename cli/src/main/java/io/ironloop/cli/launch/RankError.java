@@ -34,6 +34,16 @@ record RankError(int rank, String exception, String message, boolean configurati
         return exception.equals(other.exception) && message.equals(other.message) && iteration.equals(other.iteration);
     }
 
+    /**
+     * Whether this error happened at an earlier iteration than {@code other}: in a loop whose ranks move in step,
+     * the rank that threw earlier in the loop is the cause, whichever report reaches the launcher first (a rank
+     * reports only after its group has closed, and the coordinator closes last). An error with no iteration
+     * (thrown before the loop) comes before any with one.
+     */
+    boolean before(RankError other) {
+        return other.iteration.isPresent() && (iteration.isEmpty() || iteration.getAsLong() < other.iteration.getAsLong());
+    }
+
     /** One line: who threw what, where, and its message. */
     String describe() {
         String simple = exception.substring(exception.lastIndexOf('.') + 1);

@@ -220,7 +220,7 @@ class LauncherTest {
         LaunchResult r = launch(1, b -> { }, "iterations=2", "report-watchdog-at-exit");
 
         assertThat(r.exitStatus()).as(err()).isZero();
-        assertThat(out()).contains("[0] rank 0 watchdog at exit TERMINATED");
+        assertThat(out()).contains("rank 0 watchdog at exit TERMINATED");
         assertThat(err()).doesNotContain("halts now");
     }
 }
