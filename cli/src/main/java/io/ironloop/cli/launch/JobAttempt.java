@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,23 +29,15 @@ import java.util.stream.Collectors;
  * rank has exited — stopping the others at the first failure, forwarding signals, injecting faults,
  * killing what outlives the grace period. Runs on the supervisor thread; not thread-safe.
  *
- * <p>Nothing waits on a process that can never answer: a rank stopped by job control (SIGSTOP) runs no code,
- * so it can neither save, exit, nor handle SIGTERM. Checked every {@link #STOP_CHECK}, a stopped rank is
- * killed (SIGKILL, which a stopped process cannot resist) at once when the attempt is ending anyway — a
- * rank failed or exited 0, the ranks are being stopped, the launcher got a signal, or another rank reported
- * it failed — and otherwise when it has stayed stopped for {@link #STOPPED_LIMIT}, since the other ranks
- * wait for it in every collective. Its exit then fails the attempt like any other.
+ * <p>Nothing waits on a process that can never answer: a rank stopped by job control (SIGSTOP) is killed as
+ * {@link StoppedRanks} decides — at once when the attempt is ending anyway (a rank failed or exited 0, the
+ * ranks are being stopped, the launcher got a signal) or another rank reported it failed, otherwise once it
+ * has stayed stopped too long. Its exit then fails the attempt like any other.
  */
 final class JobAttempt {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() { };
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
-    /** How often live ranks are checked for being stopped. */
-    static final Duration STOP_CHECK = Duration.ofMillis(500);
-    /** How long a rank may stay stopped while the attempt is running normally before it is killed. */
-    static final Duration STOPPED_LIMIT = Duration.ofSeconds(10);
-    /** A gap this long between two checks means the launcher itself was stopped (Ctrl-Z stops the whole job). */
-    private static final Duration LAUNCHER_PAUSED = STOP_CHECK.multipliedBy(4);
 
     /** What every attempt of a job shares. */
     record Job(String id, String secretFile, String control, String classpath, LaunchSpec spec,
@@ -74,9 +65,7 @@ final class JobAttempt {
     private LauncherSignal signal;
     private String usageError;
     private RankError error;
-    private final Instant[] stoppedSince;
-    private final Set<Integer> killedStopped = new HashSet<>();
-    private Instant lastStopCheck;
+    private final StoppedRanks stoppedRanks;
     private boolean finishedRank;
 
     JobAttempt(Job job, int attempt) {
@@ -88,7 +77,7 @@ final class JobAttempt {
         this.statuses = new Integer[size];
         this.lastIteration = new long[size];
         this.resumedAt = new long[size];
-        this.stoppedSince = new Instant[size];
+        this.stoppedRanks = new StoppedRanks(ranks);
         for (int r = 0; r < size; r++) {
             sync.add(Set.of());
             lastIteration[r] = -1;
@@ -213,7 +202,7 @@ final class JobAttempt {
 
     private long waitNanos() {
         Instant now = Instant.now();
-        Instant next = now.plus(STOP_CHECK);
+        Instant next = now.plus(StoppedRanks.STOP_CHECK);
         if (killDeadline != null && killDeadline.isBefore(next)) {
             next = killDeadline;
         }
@@ -303,7 +292,7 @@ final class JobAttempt {
                 fields("status", e.status(), "iteration", lastIteration[r] >= 0 ? lastIteration[r] : null,
                         "injected", injected.contains(r)));
         job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
-                + (killedStopped.contains(r) ? " (killed for being stopped)" : "")
+                + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
                 + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
                 + (live > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
                         + " to notice, save and exit before SIGTERM" : ""));
@@ -321,7 +310,7 @@ final class JobAttempt {
         killStopped(Instant.now(), true);
         List<Integer> stopped = new ArrayList<>();
         for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive() && !killedStopped.contains(r)) {
+            if (statuses[r] == null && ranks[r].isAlive() && !stoppedRanks.killed(r)) {
                 ranks[r].terminate();
                 stopped.add(r);
             }
@@ -333,50 +322,21 @@ final class JobAttempt {
         }
     }
 
-    /**
-     * Kills the live ranks that are stopped: at once while the attempt is ending, otherwise once stopped for
-     * {@link #STOPPED_LIMIT}. Checks at most every {@link #STOP_CHECK} unless forced.
-     */
+    /** Kills the live ranks that are stopped and due ({@link StoppedRanks#due}); at once while the attempt is ending. */
     private void killStopped(Instant now, boolean force) {
-        if (!force && lastStopCheck != null && Duration.between(lastStopCheck, now).compareTo(STOP_CHECK) < 0) {
-            return;
-        }
-        if (lastStopCheck != null && Duration.between(lastStopCheck, now).compareTo(LAUNCHER_PAUSED) > 0) {
-            // the launcher was stopped too (or starved): a rank seen stopped before may have been stopped with it
-            Arrays.fill(stoppedSince, null);
-        }
-        lastStopCheck = now;
         String ending = stopping ? "the ranks are being stopped and it cannot answer SIGTERM"
                 : failedRank >= 0 ? "rank " + failedRank + " failed and a stopped rank can neither save nor exit"
                 : finishedRank ? "other ranks exited 0 and a stopped rank can never finish"
                 : null;
-        for (int r = 0; r < size; r++) {
-            if (statuses[r] != null || killedStopped.contains(r) || !ranks[r].isAlive()) {
-                continue;
-            }
-            if (!ranks[r].isStopped()) {
-                stoppedSince[r] = null;
-                continue;
-            }
-            if (stoppedSince[r] == null) {
-                stoppedSince[r] = now;
-            }
-            Duration stopped = Duration.between(stoppedSince[r], now);
-            if (ending != null) {
-                killStoppedRank(r, stopped, ending);
-            } else if (stopped.compareTo(STOPPED_LIMIT) >= 0) {
-                killStoppedRank(r, stopped, "it stayed stopped for " + Units.formatDuration(STOPPED_LIMIT)
-                        + " and the other ranks wait for it");
-            }
-        }
+        stoppedRanks.due(now, force, ending, r -> statuses[r] == null).forEach(this::killStoppedRank);
     }
 
-    private void killStoppedRank(int r, Duration stopped, String reason) {
-        killedStopped.add(r);
-        job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + reason
+    private void killStoppedRank(StoppedRanks.Kill kill) {
+        int r = kill.rank();
+        job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + kill.reason()
                 + "; killed it (SIGKILL)");
         job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.STOPPED_RANK_KILLED,
-                fields("stopped_s", stopped.toMillis() / 1000.0, "reason", reason));
+                fields("stopped_s", kill.stopped().toMillis() / 1000.0, "reason", kill.reason()));
         ranks[r].killTree();
     }
 
@@ -516,10 +476,8 @@ final class JobAttempt {
     private void detected(int reporter, JsonNode failed) {
         for (JsonNode n : failed) {
             int r = n.asInt(-1);
-            if (r >= 0 && r < size && statuses[r] == null && !killedStopped.contains(r) && ranks[r].isAlive()
-                    && ranks[r].isStopped()) {
-                killStoppedRank(r, stoppedSince[r] == null ? Duration.ZERO : Duration.between(stoppedSince[r], Instant.now()),
-                        "rank " + reporter + " reported it failed");
+            if (r >= 0 && r < size && statuses[r] == null) {
+                stoppedRanks.reportedFailed(r, reporter, Instant.now()).ifPresent(this::killStoppedRank);
             }
         }
     }

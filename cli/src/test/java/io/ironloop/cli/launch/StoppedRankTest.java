@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A rank stopped with a real {@code kill -STOP}, never resumed, at a seeded moment of a real job: the
  * supervisor must never wait on it. Whatever the moment, the stopped rank is killed (SIGKILL) — at once when
- * the attempt is ending anyway, otherwise after {@link JobAttempt#STOPPED_LIMIT} — and the launcher returns.
+ * the attempt is ending anyway, otherwise after {@link StoppedRanks#STOPPED_LIMIT} — and the launcher returns.
  * The seed ({@code -Dironloop.test.seed}, default 13) picks the number of ranks, the victim and the
  * iterations; it is in every failure message.
  */
@@ -129,9 +129,9 @@ class StoppedRankTest {
             case BEFORE_CONNECTING, MID_RUN -> {
                 assertThat(reason).as(log).contains("stayed stopped for 10s");
                 assertThat(((Number) killed.fields().get("stopped_s")).doubleValue()).as(log)
-                        .isGreaterThanOrEqualTo(JobAttempt.STOPPED_LIMIT.toMillis() / 1000.0);
+                        .isGreaterThanOrEqualTo(StoppedRanks.STOPPED_LIMIT.toMillis() / 1000.0);
                 assertThat(Duration.between(stopTime(seen, plan), killed.time())).as(log)
-                        .isLessThan(JobAttempt.STOPPED_LIMIT.plus(AT_ONCE));
+                        .isLessThan(StoppedRanks.STOPPED_LIMIT.plus(AT_ONCE));
                 assertThat(r.exitStatus()).as(log).isEqualTo(137);
                 if (moment == Moment.BEFORE_CONNECTING) {
                     assertThat(r.events(TimelineEvent.RANK_CONNECTED).filter(e -> e.rank() == plan.victim())).as(log).isEmpty();
@@ -160,7 +160,7 @@ class StoppedRankTest {
             }
         }
         assertThat(Duration.between(r.started(), Instant.now())).as("the launcher returned: " + log)
-                .isLessThan(JobAttempt.STOPPED_LIMIT.plus(Duration.ofSeconds(45)));
+                .isLessThan(StoppedRanks.STOPPED_LIMIT.plus(Duration.ofSeconds(45)));
     }
 
     private static boolean isStopMoment(TimelineEvent e, Plan plan) {
