@@ -621,13 +621,14 @@ public final class Ironloop implements AutoCloseable {
         }
     }
 
+    /** Saves rank 0's published global state durably unless it is already saved; in place, as {@link #persistLocal}. */
     private void persistGlobal() {
         if (globalEngine == null) {
             return;
         }
         synchronized (globalLock) {
             if (globalPublished > globalPersisted) {
-                globalEngine.checkpoint(globalPublished);
+                globalEngine.checkpointInPlace(globalPublished);
                 globalPersisted = globalPublished;
             }
             globalEngine.awaitDurable();
