@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
 
 /** {@code ironloop bench checkpoint}. */
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,
-        description = {"Checkpoint and restore SIZE bytes of double arrays against memcpy, a raw write + fsync and a raw read of the"
-            + " same size, measured in the same run.", "Uses the engine's default configuration; prints the medians of interleaved repetitions"
+        description = {"Checkpoint and restore SIZE bytes of double arrays against memcpy, a raw write + fsync and a raw read into"
+            + " arrays of the same size, measured in the same run, warm and (as root, after dropping the page cache) cold.", "Uses the engine's default configuration; prints the medians of interleaved repetitions"
             + " and their ratios (keys in benchmarks/README.md)."})
 final class BenchCheckpointCommand implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "1GiB", description = "Bytes of protected state (units: KiB, MiB, GiB). Default ${DEFAULT-VALUE}.")

@@ -8,6 +8,7 @@ import io.ironloop.core.internal.LinePersister;
 import io.ironloop.core.internal.ProtectedEntry;
 import io.ironloop.core.internal.Retention;
 import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChunkSource;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.ElementType;
 import io.ironloop.format.EntryDescriptor;
@@ -210,17 +211,70 @@ public final class CheckpointEngine implements AutoCloseable {
             for (ProtectedEntry e : entries.values()) {
                 ByteBuffer bytes = e.stage(slot);
                 stagedBytes += bytes.remaining();
-                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), e.shape(slot), e.scope(), config.compression()), bytes));
+                staged.add(new LinePersister.Staged(header(e, e.shape(slot)), bytes));
             }
         } catch (RuntimeException | Error e) {
             // an entity's save() threw: nothing was submitted, the previous line is untouched
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
+        submit(iteration, start, staged, stagedBytes);
+    }
+
+    /**
+     * Takes a checkpoint at {@code iteration} straight from the protected objects, without copying them into
+     * staging, and returns when it is committed and durable. Each array and direct buffer is read chunk by chunk
+     * as it is written (through two chunk-sized buffers, like a plain file write); entities and settings entries
+     * are copied as {@link #checkpoint(long)} copies them. Checkpoints in flight are waited for first; the line
+     * is written on the writer thread while the caller waits.
+     *
+     * <p>For state that is already a stable snapshot which nobody changes until this returns, such as the
+     * runtime's published copy that a termination signal saves: it spares a full copy of the state and the
+     * time to make it. The caller must guarantee that stability; a change during the write would be saved torn.
+     *
+     * @return the line just written
+     * @throws CheckpointFailedException if this or an earlier background write failed
+     */
+    public LineInfo checkpointInPlace(long iteration) {
+        ensureOpen();
+        awaitDurable();
+        long start = System.nanoTime();
+        String series = config.series();
+        safely(() -> listener.checkpointStarted(series, iteration));
+        List<LinePersister.Staged> staged = new ArrayList<>(entries.size());
+        long bytes = 0;
+        try {
+            for (ProtectedEntry e : entries.values()) {
+                ChunkSource source = e.scope() == Scope.SETTINGS ? null : e.inPlace();
+                if (source != null) {
+                    EntryHeader h = header(e, e.shape(0));
+                    bytes += h.byteLength();
+                    staged.add(new LinePersister.Staged(h, source));
+                } else {
+                    // slot 0 is free: no checkpoint is in flight
+                    ByteBuffer copy = e.stage(0);
+                    bytes += copy.remaining();
+                    staged.add(new LinePersister.Staged(header(e, e.shape(0)), copy));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            safely(() -> listener.checkpointFailed(series, iteration, e));
+            throw e;
+        }
+        submit(iteration, start, staged, bytes);
+        awaitDurable();
+        return lastDurable;
+    }
+
+    private EntryHeader header(ProtectedEntry e, long[] shape) {
+        return new EntryHeader(e.name(), e.type(), shape, e.scope(), config.compression());
+    }
+
+    /** Fingerprints the settings in {@code staged}, reports the snapshot and hands the line to the writer thread. */
+    private void submit(long iteration, long start, List<LinePersister.Staged> staged, long stagedBytes) {
         String fingerprint = fingerprint(staged);
         long blocking = System.nanoTime() - start;
-        long bytes = stagedBytes;
-        safely(() -> listener.checkpointSnapshotted(series, iteration, Duration.ofNanos(blocking), bytes));
+        safely(() -> listener.checkpointSnapshotted(config.series(), iteration, Duration.ofNanos(blocking), stagedBytes));
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
         inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start)), List.copyOf(entries.values())));
@@ -508,7 +562,7 @@ public final class CheckpointEngine implements AutoCloseable {
                 // staging slot 0 may be reused only while no checkpoint is being written from it
                 ByteBuffer bytes = idle ? e.stage(0) : e.copyNow();
                 long[] shape = {bytes.remaining() / e.type().width()};
-                staged.add(new LinePersister.Staged(new EntryHeader(e.name(), e.type(), shape, e.scope(), config.compression()), bytes));
+                staged.add(new LinePersister.Staged(header(e, shape), bytes));
             }
         }
         return staged;

@@ -34,9 +34,13 @@ class CheckpointEngineTest {
         return EngineConfig.builder().chunkSize(4096);
     }
 
-    @ParameterizedTest
-    @MethodSource("stores")
-    void restore_everyEntryTypeAndScope_roundTripsBitForBit(String kind) {
+    static Stream<Arguments> storesAndModes() {
+        return Stream.of("directory", "memory").flatMap(k -> Stream.of(Arguments.of(k, false), Arguments.of(k, true)));
+    }
+
+    @ParameterizedTest(name = "{0} store, in place {1}")
+    @MethodSource("storesAndModes")
+    void restore_everyEntryTypeAndScope_roundTripsBitForBit(String kind, boolean inPlace) {
         Random rnd = new Random(42);
         double[] d = rnd.doubles(3000).toArray();
         float[] f = new float[777];
@@ -78,8 +82,12 @@ class CheckpointEngineTest {
             e.protect("residual", Scope.GLOBAL, residual);
             e.protect("direct", Scope.LOCAL, direct);
             e.protect("entity", Scope.LOCAL, entity);
-            e.checkpoint(7);
-            e.awaitDurable();
+            if (inPlace) {
+                assertThat(e.checkpointInPlace(7).iteration()).isEqualTo(7);
+            } else {
+                e.checkpoint(7);
+                e.awaitDurable();
+            }
             // scribble over everything, then restore
             Arrays.fill(d, 0);
             Arrays.fill(f, 0);
@@ -106,6 +114,25 @@ class CheckpointEngineTest {
         }
         assertThat(entity.values).containsExactly(1.5, -2.5);
         assertThat(entity.count).isEqualTo(99);
+    }
+
+    @Test
+    void checkpointInPlace_afterACheckpointInFlight_waitsForItAndCommitsBothInOrder() {
+        double[] a = new Random(5).doubles(50_000).toArray();
+        double[] first = a.clone();
+        try (CheckpointEngine e = CheckpointEngine.open(config().retainLines(5).build(), Store.directory(dir.resolve("s")))) {
+            e.protect("a", Scope.LOCAL, a);
+            e.checkpoint(1);
+            // checkpoint(1) staged its copy: changing the array now must not change line 1
+            Arrays.setAll(a, k -> -a[k]);
+            double[] second = a.clone();
+            LineInfo line = e.checkpointInPlace(2);
+            assertThat(e.lines()).extracting(LineInfo::iteration).containsExactly(1L, 2L);
+            assertThat(line).isEqualTo(e.lines().get(1));
+            Arrays.fill(a, 0);
+            assertThat(e.restore().orElseThrow().iteration()).isEqualTo(2);
+            assertThat(a).isEqualTo(second).isNotEqualTo(first);
+        }
     }
 
     @Test

@@ -67,6 +67,22 @@ public final class CheckpointWriter {
     }
 
     /**
+     * Writes an entry of {@code header.byteLength()} bytes that {@code source} supplies chunk by chunk, in
+     * order, through two reused chunk-sized buffers (the checksum of the next chunk may be computed on a
+     * helper thread while one is written). The file is the same as {@link #writeEntry(EntryHeader, ByteBuffer)}
+     * with the same bytes would write; the caller must not change what {@code source} reads until this returns.
+     *
+     * @param header the entry's name, type, shape, scope and codec
+     * @param source fills each chunk
+     * @throws IllegalArgumentException if the name is already in this file
+     * @throws IllegalStateException as {@link #writeEntry(EntryHeader, ByteBuffer)}
+     * @throws IOException if writing fails
+     */
+    public void writeEntry(EntryHeader header, ChunkSource source) throws IOException {
+        engine.writeEntry(header, source);
+    }
+
+    /**
      * Writes manifest and trailer; the file is complete when this returns (but not yet durable).
      *
      * @return the manifest written (pass it as {@code previous} to the next differential write) and

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * always read back byte for byte, with the summary's counts matching the manifest.
  */
 class PropertyRoundTripTest {
-    private static final int[] CHUNK_SIZES = {4096, 8192, 16384, 65536};
+    static final int[] CHUNK_SIZES = {4096, 8192, 16384, 65536};
 
     static LongStream seeds() {
         return LongStream.range(0, 150).map(i -> 0x5EED_0000L + i);
@@ -73,7 +73,7 @@ class PropertyRoundTripTest {
         assertThat(w.summary().compressedChunks()).isEqualTo(compressed);
     }
 
-    private static Map<EntryHeader, ByteBuffer> randomEntries(Random rnd, int chunkSize) {
+    static Map<EntryHeader, ByteBuffer> randomEntries(Random rnd, int chunkSize) {
         Map<EntryHeader, ByteBuffer> entries = new LinkedHashMap<>();
         int count = rnd.nextInt(6);
         for (int i = 0; i < count; i++) {
@@ -106,7 +106,7 @@ class PropertyRoundTripTest {
     }
 
     /** The same entries with a few random bytes changed, a few entries dropped and a few regions zeroed. */
-    private static Map<EntryHeader, ByteBuffer> modify(Map<EntryHeader, ByteBuffer> before, Random rnd) {
+    static Map<EntryHeader, ByteBuffer> modify(Map<EntryHeader, ByteBuffer> before, Random rnd) {
         Map<EntryHeader, ByteBuffer> after = new LinkedHashMap<>();
         for (Map.Entry<EntryHeader, ByteBuffer> e : before.entrySet()) {
             if (rnd.nextInt(8) == 0) {

@@ -612,11 +612,20 @@ public final class Ironloop implements AutoCloseable {
         }
     }
 
-    /** Saves the published local state unless it is already saved; waits for durability when asked. */
+    /**
+     * Saves the published local state unless it is already saved; waits for durability when asked. A durable
+     * save (a trigger's) writes the published copy in place, without copying it into the engine's staging: it
+     * is a stable snapshot, and the next {@link #publishLocal()} waits for {@code localLock}, held until the
+     * line is durable.
+     */
     private void persistLocal(boolean durable) {
         synchronized (localLock) {
             if (localPersistedVersion != localPublishedVersion) {
-                localEngine.checkpoint(localPublishedIteration);
+                if (durable) {
+                    localEngine.checkpointInPlace(localPublishedIteration);
+                } else {
+                    localEngine.checkpoint(localPublishedIteration);
+                }
                 localPersistedVersion = localPublishedVersion;
             }
             if (durable) {
@@ -625,13 +634,14 @@ public final class Ironloop implements AutoCloseable {
         }
     }
 
+    /** Saves rank 0's published global state durably unless it is already saved; in place, as {@link #persistLocal}. */
     private void persistGlobal() {
         if (globalEngine == null) {
             return;
         }
         synchronized (globalLock) {
             if (globalPublished > globalPersisted) {
-                globalEngine.checkpoint(globalPublished);
+                globalEngine.checkpointInPlace(globalPublished);
                 globalPersisted = globalPublished;
             }
             globalEngine.awaitDurable();

@@ -3,6 +3,7 @@ package io.ironloop.core.internal;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.ChunkSource;
 import io.ironloop.format.CheckpointWriter;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.EntryHeader;
@@ -25,8 +26,20 @@ public final class LinePersister {
     private LinePersister() {
     }
 
-    /** One staged entry: what to write and the staged bytes. */
-    public record Staged(EntryHeader header, ByteBuffer bytes) {
+    /**
+     * One entry to write: its header and either the staged bytes or, for a line written in place, a source
+     * that reads the live object chunk by chunk ({@code bytes} null).
+     */
+    public record Staged(EntryHeader header, ByteBuffer bytes, ChunkSource source) {
+        /** Staged bytes. */
+        public Staged(EntryHeader header, ByteBuffer bytes) {
+            this(header, bytes, null);
+        }
+
+        /** Read in place from {@code source}. */
+        public Staged(EntryHeader header, ChunkSource source) {
+            this(header, null, source);
+        }
     }
 
     /** The committed line and what writing it cost. */
@@ -46,7 +59,11 @@ public final class LinePersister {
         try (Store.PendingFile data = store.create(dataName)) {
             CheckpointWriter w = CheckpointWriter.open(data.channel(), dataName, meta, options, previous);
             for (Staged s : entries) {
-                w.writeEntry(s.header(), s.bytes().duplicate());
+                if (s.source() != null) {
+                    w.writeEntry(s.header(), s.source());
+                } else {
+                    w.writeEntry(s.header(), s.bytes().duplicate());
+                }
             }
             summary = w.finish();
             bytes = summary.fileBytes();

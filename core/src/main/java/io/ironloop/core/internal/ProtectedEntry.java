@@ -2,6 +2,7 @@ package io.ironloop.core.internal;
 
 import io.ironloop.core.Snapshotable;
 import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChunkSource;
 import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.ElementType;
 import io.ironloop.format.EntryDescriptor;
@@ -73,6 +74,15 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
      * (position 0, limit = length): {@code into} itself, or for an entity a larger one when it outgrew it.
      */
     abstract ByteBuffer copyState(ByteBuffer into);
+
+    /**
+     * The live state as a {@link ChunkSource} that reads it chunk by chunk without staging it, for a line written
+     * while nobody changes the object ({@code CheckpointEngine.checkpointInPlace}); null when the state must be
+     * copied first (an entity, whose {@code save} writes into a sink).
+     */
+    public ChunkSource inPlace() {
+        return null;
+    }
 
     /**
      * Tells the live object that the line holding the state it staged last is now committed: an entity
@@ -197,6 +207,34 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         }
 
         @Override
+        public ChunkSource inPlace() {
+            return this::fillChunk;
+        }
+
+        /** The mirror of {@link #copyChunk}: copies the array's bytes from {@code offset} into {@code into}. */
+        private void fillChunk(long offset, ByteBuffer into) {
+            ByteBuffer b = into.order(ByteOrder.LITTLE_ENDIAN);
+            int at = (int) (offset / type.width());
+            int n = b.remaining() / type.width();
+            switch (type) {
+                case DOUBLE -> b.asDoubleBuffer().put((double[]) array, at, n);
+                case FLOAT -> b.asFloatBuffer().put((float[]) array, at, n);
+                case LONG -> b.asLongBuffer().put((long[]) array, at, n);
+                case INT -> b.asIntBuffer().put((int[]) array, at, n);
+                case SHORT -> b.asShortBuffer().put((short[]) array, at, n);
+                case CHAR -> b.asCharBuffer().put((char[]) array, at, n);
+                case BYTE -> b.put(b.position(), (byte[]) array, at, n);
+                case BOOLEAN -> {
+                    boolean[] a = (boolean[]) array;
+                    for (int i = 0, p = b.position(); i < n; i++) {
+                        b.put(p + i, a[at + i] ? (byte) 1 : (byte) 0);
+                    }
+                }
+                default -> throw new IllegalStateException(type.toString());
+            }
+        }
+
+        @Override
         void copyChunk(long offset, ByteBuffer chunk) {
             ByteBuffer b = chunk.duplicate().order(ByteOrder.LITTLE_ENDIAN);
             int at = (int) (offset / type.width());
@@ -251,6 +289,11 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         @Override
         public boolean accepts(ElementType t, long[] shape) {
             return t == ElementType.OPAQUE && shape.length == 1 && shape[0] == live.limit();
+        }
+
+        @Override
+        public ChunkSource inPlace() {
+            return (offset, into) -> into.put(into.position(), live, (int) offset, into.remaining());
         }
 
         @Override

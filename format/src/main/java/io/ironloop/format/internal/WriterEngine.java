@@ -1,6 +1,7 @@
 package io.ironloop.format.internal;
 
 import io.ironloop.format.ChunkDescriptor;
+import io.ironloop.format.ChunkSource;
 import io.ironloop.format.Codec;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.EntryHeader;
@@ -11,6 +12,7 @@ import io.ironloop.format.WriterOptions;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.security.MessageDigest;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
 /**
@@ -49,6 +52,8 @@ public final class WriterEngine {
     private final ByteBuffer padding = ByteBuffer.allocate(Layout.ALIGNMENT).asReadOnlyBuffer();
     private final List<EntryDescriptor> entries = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
+    /** The streaming write's two chunk buffers, allocated at its first use and kept for the file. */
+    private final ByteBuffer[] bounce = new ByteBuffer[2];
     private State state = State.OPEN;
     private long position;
     private long chunkCount;
@@ -102,7 +107,7 @@ public final class WriterEngine {
         return w;
     }
 
-    /** Writes one entry; see {@link io.ironloop.format.CheckpointWriter#writeEntry}. */
+    /** Writes one entry; see {@link io.ironloop.format.CheckpointWriter#writeEntry(EntryHeader, ByteBuffer)}. */
     public void writeEntry(EntryHeader header, ByteBuffer data) throws IOException {
         Objects.requireNonNull(header, "header");
         Objects.requireNonNull(data, "data");
@@ -111,6 +116,35 @@ public final class WriterEngine {
         if (data.remaining() != length) {
             throw new IllegalArgumentException("entry " + header + " has " + length + " bytes but the buffer holds " + data.remaining());
         }
+        ByteBuffer src = data.slice();
+        writeEntry(header, i -> rawChunk(src, i));
+    }
+
+    /**
+     * Writes one entry streamed from {@code source}; see
+     * {@link io.ironloop.format.CheckpointWriter#writeEntry(EntryHeader, ChunkSource)}. Chunk {@code i} is filled
+     * into bounce buffer {@code i % 2}: the raw path fetches chunk {@code i + 1} before it writes chunk {@code i},
+     * so a buffer is refilled only after the chunk it held was written and its checksum joined.
+     */
+    public void writeEntry(EntryHeader header, ChunkSource source) throws IOException {
+        Objects.requireNonNull(header, "header");
+        Objects.requireNonNull(source, "source");
+        requireOpen();
+        long length = header.byteLength();
+        if (bounce[0] == null) {
+            bounce[0] = ByteBuffer.allocateDirect(chunkSize).order(ByteOrder.LITTLE_ENDIAN);
+            bounce[1] = ByteBuffer.allocateDirect(chunkSize).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        writeEntry(header, i -> {
+            long offset = (long) i * chunkSize;
+            ByteBuffer b = bounce[i % 2].clear().limit((int) Math.min(chunkSize, length - offset));
+            source.fill(offset, b.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+            return b.position(0);
+        });
+    }
+
+    private void writeEntry(EntryHeader header, IntFunction<ByteBuffer> chunkAt) throws IOException {
+        long length = header.byteLength();
         if (names.contains(header.name())) {
             throw new IllegalArgumentException("entry '" + header.name() + "' is already in " + fileName);
         }
@@ -122,7 +156,7 @@ public final class WriterEngine {
         state = State.FAILED;
         EntryDescriptor entry;
         try {
-            entry = writeChunks(header, data.slice(), (int) count);
+            entry = writeChunks(header, chunkAt, (int) count);
         } catch (IOException | RuntimeException | Error e) {
             encoder.close();
             throw e;
@@ -155,15 +189,15 @@ public final class WriterEngine {
         return new WriteSummary(manifest, position, rawBytes, zeroChunks, referencedChunks, compressedChunks, compressionSaved);
     }
 
-    private EntryDescriptor writeChunks(EntryHeader header, ByteBuffer src, int count) throws IOException {
+    private EntryDescriptor writeChunks(EntryHeader header, IntFunction<ByteBuffer> chunkAt, int count) throws IOException {
         if (header.codec() == Codec.NONE && sha256 == null) {
-            return writeRawChunks(header, src, count);
+            return writeRawChunks(header, chunkAt, count);
         }
         EntryDescriptor before = previous.get(header.name());
         EntryDescriptor prev = before != null && before.header().type() == header.type() ? before : null;
         List<ChunkDescriptor> chunks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            chunks.add(chunk(i, rawChunk(src, i), header, prev));
+            chunks.add(chunk(i, chunkAt.apply(i), header, prev));
         }
         return new EntryDescriptor(header, chunks);
     }
@@ -172,14 +206,14 @@ public final class WriterEngine {
      * The fast path for uncompressed, unhashed entries: every chunk is zero or stored as it is, straight
      * from the caller's buffer, while the next chunk's CRC32C is computed ahead on a helper thread.
      */
-    private EntryDescriptor writeRawChunks(EntryHeader header, ByteBuffer src, int count) throws IOException {
+    private EntryDescriptor writeRawChunks(EntryHeader header, IntFunction<ByteBuffer> chunkAt, int count) throws IOException {
         List<ChunkDescriptor> chunks = new ArrayList<>(count);
-        ByteBuffer next = count > 0 ? rawChunk(src, 0) : null;
+        ByteBuffer next = count > 0 ? chunkAt.apply(0) : null;
         CrcAhead.Task pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
         for (int i = 0; i < count; i++) {
             ByteBuffer raw = next;
             CrcAhead.Task task = pending;
-            next = i + 1 < count ? rawChunk(src, i + 1) : null;
+            next = i + 1 < count ? chunkAt.apply(i + 1) : null;
             pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
             int len = raw.remaining();
             if (task == null) {
