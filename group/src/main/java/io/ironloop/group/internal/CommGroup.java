@@ -28,6 +28,8 @@ final class CommGroup implements ProcessGroup {
     private final Session session;
     private final int epoch;
     private final int[] members;
+    /** World ranks this member threw {@link ProcessFailedException} for on a departure notice. */
+    private final Set<Integer> blamedOnDeparture = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final int rank;
     private long collectiveSeq;
     private long agreementSeq;
@@ -88,7 +90,11 @@ final class CommGroup implements ProcessGroup {
 
     @Override
     public Set<Integer> failedRanks() {
-        SortedSet<Integer> failedWorld = session.failedWorldRanks();
+        return ranksOf(session.failedWorldRanks());
+    }
+
+    /** The ranks of this group among {@code failedWorld} (world ranks). */
+    private Set<Integer> ranksOf(SortedSet<Integer> failedWorld) {
         if (failedWorld.isEmpty()) {
             return Collections.emptySet();
         }
@@ -130,10 +136,19 @@ final class CommGroup implements ProcessGroup {
     private byte[] take(int source, Envelope.Kind kind, long tag, String operation) {
         return session.take(epoch, kind, members[source], tag, () -> {
             RuntimeException e = abortCause(operation);
-            if (e == null && session.departed(epoch, members[source])) {
+            SortedSet<Integer> seenFailed = e == null ? session.departed(epoch, members[source]) : null;
+            if (seenFailed != null) {
                 // its departure notice came after everything it sent: what this waits for will never come
-                e = new ProcessFailedException(jobId(), Set.of(source), operation + " at rank " + rank + ": rank " + source
-                        + " closed the group without taking part (it ended, typically with an exception: see its own output)");
+                Set<Integer> failed = ranksOf(seenFailed);
+                for (int f : failed.isEmpty() ? Set.of(source) : failed) {
+                    blamedOnDeparture.add(members[f]); // passed on in this member's own departure notice
+                }
+                e = failed.isEmpty()
+                        ? new ProcessFailedException(jobId(), Set.of(source), operation + " at rank " + rank + ": rank " + source
+                                + " closed the group without taking part (it ended, typically with an exception: see its own output)")
+                        // it left because others failed: blame them, not the messenger
+                        : new ProcessFailedException(jobId(), failed, operation + " at rank " + rank + ": rank " + source
+                                + " closed the group after it saw ranks " + failed + " fail");
             }
             return e;
         });
@@ -429,9 +444,12 @@ final class CommGroup implements ProcessGroup {
             return;
         }
         if (!superseded && !session.isClosed() && !session.isExcluded()) {
+            SortedSet<Integer> seen = new TreeSet<>(session.failedWorldRanks());
+            seen.addAll(blamedOnDeparture);
+            byte[] notice = Session.departureNotice(seen);
             for (int r = 0; r < members.length; r++) {
                 if (r != rank) {
-                    post(r, Envelope.Kind.COLLECTIVE, Session.DEPARTURE_TAG, new byte[0]);
+                    post(r, Envelope.Kind.COLLECTIVE, Session.DEPARTURE_TAG, notice);
                 }
             }
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);

@@ -31,12 +31,12 @@ final class Mailbox {
         }
     }
 
-    /** Whether a message of (epoch, kind, source, tag) is buffered. */
-    boolean contains(int epoch, Envelope.Kind kind, int source, long tag) {
+    /** The oldest buffered payload of (epoch, kind, source, tag), left in place; null when there is none. */
+    byte[] peek(int epoch, Envelope.Kind kind, int source, long tag) {
         lock.lock();
         try {
             ArrayDeque<byte[]> q = queues.get(new Key(epoch, kind, source, tag));
-            return q != null && !q.isEmpty();
+            return q == null ? null : q.peekFirst();
         } finally {
             lock.unlock();
         }

@@ -138,9 +138,28 @@ public final class Session implements TransportEvents {
      */
     static final long DEPARTURE_TAG = -1;
 
-    /** Whether world rank {@code sourceWorld} sent its departure notice for {@code epoch}. */
-    boolean departed(int epoch, int sourceWorld) {
-        return mailbox.contains(epoch, Envelope.Kind.COLLECTIVE, sourceWorld, DEPARTURE_TAG);
+    /**
+     * The departure notice world rank {@code sourceWorld} sent for {@code epoch}, or null: the world ranks it
+     * had seen fail before it left ({@link #departureNotice}), empty when it left on its own account.
+     */
+    SortedSet<Integer> departed(int epoch, int sourceWorld) {
+        byte[] notice = mailbox.peek(epoch, Envelope.Kind.COLLECTIVE, sourceWorld, DEPARTURE_TAG);
+        if (notice == null) {
+            return null;
+        }
+        SortedSet<Integer> seen = new TreeSet<>();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(notice);
+        while (b.remaining() >= Integer.BYTES) {
+            seen.add(b.getInt());
+        }
+        return seen;
+    }
+
+    /** A departure notice's payload: the world ranks {@code seenFailed} its sender has seen fail (big-endian ints). */
+    static byte[] departureNotice(Set<Integer> seenFailed) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(seenFailed.size() * Integer.BYTES);
+        seenFailed.forEach(b::putInt);
+        return b.array();
     }
 
     byte[] take(int epoch, Envelope.Kind kind, int sourceWorld, long tag, Supplier<RuntimeException> abort) {
