@@ -42,6 +42,9 @@ final class BenchCheckpointCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("ironloop bench checkpoint: bad --size: " + e.getMessage());
             return 2;
         }
+        if (!BenchCommand.enoughRepetitions("checkpoint", repetitions, spec.commandLine().getErr())) {
+            return Main.USAGE;
+        }
         Path where = dir != null ? dir : Files.createTempDirectory("ironloop-bench");
         boolean temporary = dir == null;
         Map<String, Object> figures = CheckpointBench.run(bytes, where, repetitions, keep);

@@ -35,6 +35,22 @@ final class BenchCommand implements Runnable {
     }
 
     /** Prints figures as one JSON object or as aligned text lines. */
+    /** Each figure is a median of at least this many repetitions (DESIGN.md's bench contract). */
+    static final int MIN_REPETITIONS = 5;
+
+    /**
+     * Whether {@code repetitions} is enough for a median; if not, says so on {@code err} in one line (the
+     * caller exits {@link Main#USAGE}).
+     */
+    static boolean enoughRepetitions(String command, int repetitions, PrintWriter err) {
+        if (repetitions >= MIN_REPETITIONS) {
+            return true;
+        }
+        err.println("ironloop bench " + command + ": --repetitions must be at least " + MIN_REPETITIONS
+                + " (each figure is a median), not " + repetitions);
+        return false;
+    }
+
     static void print(Map<String, Object> figures, boolean json) throws Exception {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
         print(figures, json, out);

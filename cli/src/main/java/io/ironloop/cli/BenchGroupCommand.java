@@ -42,8 +42,7 @@ final class BenchGroupCommand implements Callable<Integer> {
         if (quick) {
             o = GroupBench.Options.quick(ranks, scaling);
         } else {
-            if (repetitions < 5) {
-                spec.commandLine().getErr().println("ironloop bench group: --repetitions must be at least 5 (medians), not " + repetitions);
+            if (!BenchCommand.enoughRepetitions("group", repetitions, spec.commandLine().getErr())) {
                 return Main.USAGE;
             }
             GroupBench.Options s = GroupBench.Options.standard(ranks, scaling);

@@ -43,6 +43,9 @@ final class BenchPreemptCommand implements Callable<Integer> {
             err.println("ironloop bench preempt: bad --size: " + e.getMessage());
             return 2;
         }
+        if (!BenchCommand.enoughRepetitions("preempt", repetitions, spec.commandLine().getErr())) {
+            return Main.USAGE;
+        }
         boolean temporary = dir == null;
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-preempt") : Files.createDirectories(dir);
         Map<String, Object> figures;
