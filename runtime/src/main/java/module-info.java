@@ -14,4 +14,5 @@ module io.ironloop.runtime {
     exports io.ironloop.runtime;
     exports io.ironloop.runtime.tasks;
     exports io.ironloop.runtime.trigger;
+    exports io.ironloop.runtime.event;
 }

@@ -1,0 +1,130 @@
+package io.ironloop.runtime.event;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What happened in one rank's runtime: the one typed stream that leaves the runtime. Logs, metrics, tests
+ * and the launcher link subscribe to it through {@link RuntimeEvents}; nothing else reports events.
+ *
+ * <p>Ranks are <em>world</em> ranks (their rank at launch), so an event means the same process before and
+ * after a shrink.
+ */
+public sealed interface RuntimeEvent {
+
+    /** What a save or restore was about. */
+    enum StateKind {
+        /** DeLIA's global state: the same on every rank. */
+        GLOBAL,
+        /** DeLIA's per-rank (local) state. */
+        LOCAL,
+        /** The blocks of a block-structured domain and the loop's own state. */
+        BLOCKS
+    }
+
+    /** Where a snapshot was taken from on recovery. */
+    enum RecoverySource {
+        /** This rank's own in-memory copy or a partner's in-memory copy: no disk in the path. */
+        MEMORY,
+        /** The newest complete line on disk: the in-memory copies of a lost rank were all lost too. */
+        DISK
+    }
+
+    /** The iteration this rank starts (reported once per iteration by loops that run under the launcher). */
+    record IterationStarted(long iteration) implements RuntimeEvent {
+    }
+
+    /** State was copied for a save on the calling thread; writing it goes on in the background. */
+    record Snapshotted(StateKind kind, long iteration, Duration blocking, long bytes) implements RuntimeEvent {
+        public Snapshotted {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(blocking, "blocking");
+        }
+    }
+
+    /**
+     * A save became committed on a storage level ({@code "disk"}, {@code "memory"} for the in-memory copies
+     * after the handshake, …).
+     */
+    record Saved(StateKind kind, long iteration, String level, Duration sinceSnapshot) implements RuntimeEvent {
+        public Saved {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(level, "level");
+            Objects.requireNonNull(sinceSnapshot, "sinceSnapshot");
+        }
+    }
+
+    /** State was restored; the loop resumes at {@code iteration}. */
+    record Restored(StateKind kind, long iteration) implements RuntimeEvent {
+        public Restored {
+            Objects.requireNonNull(kind, "kind");
+        }
+    }
+
+    /** The newest saved line was made under other settings: recovery starts fresh, the old lines are kept. */
+    record SettingsChanged(String savedFingerprint, String currentFingerprint) implements RuntimeEvent {
+    }
+
+    /** A job over a folder that already holds a completion record: the application reports it. */
+    record AlreadyComplete(String folder) implements RuntimeEvent {
+    }
+
+    /** The application completed and recorded its result. */
+    record Completed(long iteration) implements RuntimeEvent {
+    }
+
+    /** Ranks were found failed (by the heartbeat detector, the group, or a peer's departure notice). */
+    record FailureDetected(Set<Integer> worldRanks) implements RuntimeEvent {
+        public FailureDetected {
+            worldRanks = Set.copyOf(worldRanks);
+        }
+    }
+
+    /** A termination signal or preemption notice arrived: the published state is being saved. */
+    record TriggerFired(String cause, String deadline) implements RuntimeEvent {
+    }
+
+    /** The heartbeat detector's failure made this rank save its published local state. */
+    record FailureSaved(Set<Integer> worldRanks) implements RuntimeEvent {
+        public FailureSaved {
+            worldRanks = Set.copyOf(worldRanks);
+        }
+    }
+
+    /** The survivors agreed on who is alive: the group shrank from {@code oldSize} to {@code newSize}. */
+    record GroupShrunk(Set<Integer> lostWorldRanks, int oldSize, int newSize, Duration took) implements RuntimeEvent {
+        public GroupShrunk {
+            lostWorldRanks = Set.copyOf(lostWorldRanks);
+            Objects.requireNonNull(took, "took");
+        }
+    }
+
+    /**
+     * The job recovered without a relaunch: the lost ranks' blocks were restored from surviving copies,
+     * reassigned, and the loop resumes at {@code iteration}. Published on every survivor.
+     *
+     * @param lostWorldRanks the ranks lost in this failure
+     * @param iteration the committed iteration every survivor resumes at
+     * @param source where the snapshots came from
+     * @param sparesUsed how many spare ranks adopted lost ranks' blocks
+     * @param detect from the failure's detection by this rank to the start of the shrink
+     * @param shrink the shrink (agreement on survivors)
+     * @param restore restoring every block from the copies (including transfers)
+     * @param rebalance reassigning blocks and rebuilding neighbour relations
+     */
+    record RecoveredOnline(Set<Integer> lostWorldRanks, long iteration, RecoverySource source, int sparesUsed,
+            Duration detect, Duration shrink, Duration restore, Duration rebalance) implements RuntimeEvent {
+        public RecoveredOnline {
+            lostWorldRanks = Set.copyOf(lostWorldRanks);
+            Objects.requireNonNull(source, "source");
+        }
+    }
+
+    /** Online recovery is impossible (no surviving copy and no complete line on disk): the job aborts. */
+    record RecoveryImpossible(Set<Integer> lostWorldRanks, String reason) implements RuntimeEvent {
+        public RecoveryImpossible {
+            lostWorldRanks = Set.copyOf(lostWorldRanks);
+        }
+    }
+}
