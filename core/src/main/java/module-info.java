@@ -4,4 +4,5 @@ module io.ironloop.core {
     requires org.slf4j;
 
     exports io.ironloop.core;
+    exports io.ironloop.core.level;
 }

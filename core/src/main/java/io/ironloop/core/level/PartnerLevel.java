@@ -1,0 +1,271 @@
+package io.ironloop.core.level;
+
+import io.ironloop.IronloopException;
+import io.ironloop.format.CorruptCheckpointException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Copies of snapshots in partner processes' memory (waLBerla's diskless checkpointing). On every write
+ * this rank sends its snapshot to the ranks the {@link Placement} names and receives the snapshots of the
+ * ranks that name it, both at once: sending runs on a background thread while the levels after this one
+ * proceed (the local disk's persist overlaps the copy) and this thread receives.
+ *
+ * <p><b>Wire.</b> Per copy, a header message ({@code int owner world rank, long iteration, int count}, then
+ * per image {@code long block id, int length, int crc32c}; little-endian) and the images' bytes as one
+ * stream cut into frames of at most {@value #FRAME} bytes, so a copy of any size moves through bounded
+ * buffers. Every image is CRC32C-checked on arrival and again before use.
+ *
+ * <p><b>Double buffer.</b> Received copies are kept apart until {@link #commit}; the committed copies of
+ * every owner stay until the next commit, so a failure during the copy leaves the previous snapshot
+ * restorable. Copies are kept by owner <em>world</em> rank, so they survive a shrink.
+ */
+public final class PartnerLevel implements Level {
+    /** Message tags the partner level uses; applications must not use tags from {@value #TAG_BASE} up. */
+    public static final int TAG_BASE = 0x7E00_0000;
+    private static final int TAG_HEADER = TAG_BASE;
+    private static final int TAG_FRAME = TAG_BASE + 1;
+    static final int FRAME = 1 << 20;
+
+    private final Supplier<PeerLink> link;
+    private final Placement placement;
+    private final ExecutorService sender;
+    private final Map<Integer, Snapshot> writable = new HashMap<>();
+    private Map<Integer, Snapshot> committed = Map.of();
+    private long committedIteration = -1;
+
+    /**
+     * @param link the current group's connections (read on every write, so a shrink rebinds it)
+     * @param placement who keeps whose copies
+     */
+    public PartnerLevel(Supplier<PeerLink> link, Placement placement) {
+        this.link = Objects.requireNonNull(link, "link");
+        this.placement = Objects.requireNonNull(placement, "placement");
+        this.sender = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ironloop-partner-send");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public String name() {
+        return "partner";
+    }
+
+    @Override
+    public void write(Chain chain) throws IOException {
+        PeerLink peers = link.get();
+        List<String> hosts = hosts(peers);
+        int[] to = placement.partnersOf(peers.rank(), hosts);
+        int[] from = placement.sourcesOf(peers.rank(), hosts);
+        Snapshot own = chain.snapshot();
+        writable.clear();
+        Future<?> sending = sender.submit(() -> {
+            for (int dest : to) {
+                send(peers, dest, own);
+            }
+            return null;
+        });
+        try {
+            chain.proceed();
+            for (int source : from) {
+                Snapshot copy = receive(peers, source);
+                writable.put(copy.ownerWorldRank(), copy);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            awaitQuietly(sending);
+            throw e;
+        }
+        await(sending);
+    }
+
+    private static List<String> hosts(PeerLink peers) {
+        List<String> hosts = new ArrayList<>(peers.size());
+        for (int r = 0; r < peers.size(); r++) {
+            hosts.add(Objects.requireNonNullElse(peers.host(r), ""));
+        }
+        return hosts;
+    }
+
+    private static void send(PeerLink peers, int dest, Snapshot s) {
+        ByteBuffer h = ByteBuffer.allocate(Integer.BYTES + Long.BYTES + Integer.BYTES
+                + s.images().size() * (Long.BYTES + 2 * Integer.BYTES)).order(ByteOrder.LITTLE_ENDIAN);
+        h.putInt(s.ownerWorldRank()).putLong(s.iteration()).putInt(s.images().size());
+        for (BlockImage i : s.images()) {
+            h.putLong(i.blockId()).putInt(i.length()).putInt(i.crc32c());
+        }
+        peers.send(dest, TAG_HEADER, h.array());
+        long left = s.bytes();
+        byte[] frame = null;
+        int fill = 0;
+        for (BlockImage i : s.images()) {
+            byte[] b = i.bytes();
+            int at = 0;
+            while (at < b.length) {
+                if (frame == null) {
+                    frame = new byte[(int) Math.min(FRAME, left)];
+                    fill = 0;
+                }
+                int n = Math.min(b.length - at, frame.length - fill);
+                System.arraycopy(b, at, frame, fill, n);
+                at += n;
+                fill += n;
+                left -= n;
+                if (fill == frame.length) {
+                    peers.send(dest, TAG_FRAME, frame);
+                    frame = null;
+                }
+            }
+        }
+    }
+
+    private static Snapshot receive(PeerLink peers, int source) {
+        String where = "the copy from rank " + source + " (world rank " + peers.worldRank(source) + ")";
+        ByteBuffer h = ByteBuffer.wrap(peers.receive(source, TAG_HEADER)).order(ByteOrder.LITTLE_ENDIAN);
+        int owner = h.getInt();
+        long iteration = h.getLong();
+        int count = h.getInt();
+        if (count < 0 || h.remaining() != (long) count * (Long.BYTES + 2 * Integer.BYTES)) {
+            throw new CorruptCheckpointException(where, 0, "header of " + h.capacity() + " bytes announces " + count + " images");
+        }
+        long[] ids = new long[count];
+        byte[][] bytes = new byte[count][];
+        int[] crcs = new int[count];
+        for (int k = 0; k < count; k++) {
+            ids[k] = h.getLong();
+            int length = h.getInt();
+            if (length < 0) {
+                throw new CorruptCheckpointException(where, 0, "image " + k + " has length " + length);
+            }
+            bytes[k] = new byte[length];
+            crcs[k] = h.getInt();
+        }
+        byte[] frame = new byte[0];
+        int at = 0;
+        for (int k = 0; k < count; k++) {
+            int filled = 0;
+            while (filled < bytes[k].length) {
+                if (at == frame.length) {
+                    frame = peers.receive(source, TAG_FRAME);
+                    at = 0;
+                }
+                int n = Math.min(bytes[k].length - filled, frame.length - at);
+                System.arraycopy(frame, at, bytes[k], filled, n);
+                at += n;
+                filled += n;
+            }
+        }
+        if (at != frame.length) {
+            throw new CorruptCheckpointException(where, 0, (frame.length - at) + " bytes beyond the announced images");
+        }
+        List<BlockImage> images = new ArrayList<>(count);
+        for (int k = 0; k < count; k++) {
+            images.add(new BlockImage(ids[k], bytes[k], crcs[k]).verified(where));
+        }
+        return new Snapshot(owner, iteration, images);
+    }
+
+    private static void await(Future<?> f) throws IOException {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IronloopException("interrupted while sending the partner copies", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            throw new IronloopException("sending the partner copies failed: " + c, c);
+        }
+    }
+
+    /** Waits for the sender after this thread failed, so a later write never overlaps it; its own error is dropped. */
+    private static void awaitQuietly(Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // this thread's failure is the one reported
+        }
+    }
+
+    @Override
+    public void commit(long iteration) {
+        Map<Integer, Snapshot> next = new HashMap<>();
+        writable.forEach((owner, s) -> {
+            if (s.iteration() == iteration) {
+                next.put(owner, s);
+            }
+        });
+        writable.clear();
+        committed = next;
+        committedIteration = iteration;
+    }
+
+    @Override
+    public void abort(long iteration) {
+        writable.clear();
+    }
+
+    @Override
+    public Map<Long, Long> holdings() {
+        Map<Long, Long> h = new HashMap<>();
+        committed.values().forEach(s -> s.images().forEach(i -> h.put(i.blockId(), s.iteration())));
+        return h;
+    }
+
+    @Override
+    public Optional<BlockImage> read(long blockId, long iteration) {
+        for (Snapshot s : committed.values()) {
+            if (s.iteration() != iteration) {
+                continue;
+            }
+            for (BlockImage i : s.images()) {
+                if (i.blockId() == blockId) {
+                    return Optional.of(i.verified("the partner copy of world rank " + s.ownerWorldRank() + "'s snapshot"));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The world ranks whose committed copies this rank holds. */
+    public List<Integer> ownersHeld() {
+        return List.copyOf(committed.keySet());
+    }
+
+    /** The iteration of the committed copies, or -1. */
+    public long committedIteration() {
+        return committedIteration;
+    }
+
+    @Override
+    public int copiesInMemory() {
+        return 2;
+    }
+
+    @Override
+    public void close() {
+        sender.shutdownNow();
+        writable.clear();
+        committed = Map.of();
+    }
+}

@@ -1,0 +1,401 @@
+package io.ironloop.runtime.blocks;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.config.ParameterTable;
+import io.ironloop.config.Parameters;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.EngineKeys;
+import io.ironloop.core.Snapshotable;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.DiskLevel;
+import io.ironloop.core.level.Level;
+import io.ironloop.core.level.LevelChain;
+import io.ironloop.core.level.PartnerLevel;
+import io.ironloop.core.level.Placement;
+import io.ironloop.core.level.SelfMemoryLevel;
+import io.ironloop.group.GroupConfig;
+import io.ironloop.group.GroupListener;
+import io.ironloop.group.ProcessFailedException;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.group.ProcessGroups;
+import io.ironloop.group.ReduceOp;
+import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.runtime.RuntimeKeys;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.event.RuntimeEvents;
+import io.ironloop.runtime.internal.blocks.BlockCollectives;
+import io.ironloop.runtime.internal.blocks.BlockSnapshots;
+import io.ironloop.runtime.internal.blocks.Domain;
+import io.ironloop.runtime.internal.blocks.GroupPeers;
+import io.ironloop.runtime.internal.blocks.HaloExchange;
+import io.ironloop.runtime.internal.blocks.HeapSink;
+import io.ironloop.runtime.internal.blocks.Ownership;
+import io.ironloop.runtime.recovery.OnlineRecovery;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A block-structured iterative application that keeps going when a process dies (waLBerla's diskless
+ * checkpointing and recovery without relaunch). The domain is many {@link Block}s, owned by ranks; every
+ * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners'
+ * (and every {@code DISK_EVERY}-th snapshot to disk), committed by a handshake. When a rank dies, the
+ * survivors meet the failure in {@link #run}, shrink the group, restore the lost blocks from the copies,
+ * reassign them (to a spare if there is one) and continue from the committed iteration — in the same job.
+ *
+ * <pre>{@code
+ * try (BlockLoop<HeatBlock> loop = BlockLoop.builder(new Grid2D(8, 8, false, false), HeatBlock::new)
+ *         .settings(Map.of("n", n)).start()) {
+ *     loop.run(steps, step -> {
+ *         step.exchangeHalos();
+ *         step.blocks().forEach(HeatBlock::relax);
+ *     });
+ *     System.out.println("result sha256=" + loop.digest());
+ * }
+ * }</pre>
+ *
+ * <p>Determinism: a step must depend only on the blocks' state and the iteration; halos are routed and
+ * {@link StepContext#sum} adds in block order whoever owns the blocks, so a run with losses ends
+ * bit-identical to one without. A relaunched job resumes from the newest complete disk line.
+ *
+ * <p>Threading: one application thread. Collective: every rank calls the same methods in the same order.
+ *
+ * @param <B> the block type
+ */
+public final class BlockLoop<B extends Block> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockLoop.class);
+    private static final String SETTINGS_ENTRY_PREFIX = "blocks\n";
+    /** The parameters a block loop reads. */
+    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, RuntimeKeys.ALL,
+            io.ironloop.group.GroupKeys.ALL, BlockKeys.ALL);
+
+    private final Parameters parameters;
+    private final RuntimeEvents events = new RuntimeEvents();
+    private final Domain<B> domain;
+    private final LevelChain chain;
+    private final DiskLevel disk;
+    private final BlockSnapshots snapshots;
+    private final OnlineRecovery recovery;
+    private final long snapshotEvery;
+    private final int memoryFactor;
+    private long iteration;
+    private int onlineRecoveries;
+    private boolean closed;
+
+    private BlockLoop(Builder<B> b) {
+        this.parameters = b.parameters != null ? b.parameters : loadParameters();
+        b.subscribers.forEach(events::subscribe);
+        this.snapshotEvery = parameters.get(BlockKeys.SNAPSHOT_EVERY);
+        ProcessGroup group = b.group != null ? b.group : b.joiner.apply(parameters);
+        try {
+            int spares = Math.toIntExact(parameters.get(BlockKeys.SPARES));
+            if (spares >= group.size()) {
+                throw new ConfigurationException("SPARES is " + spares + " but the job has only " + group.size()
+                        + " ranks: at least one rank must compute");
+            }
+            Map<Integer, String> hosts = hosts(group, parameters.get(BlockKeys.HOST));
+            Ownership ownership = Ownership.initial(b.layout.blockCount(), group.size(), spares, b.balancer);
+            this.domain = new Domain<>(b.layout, b.factory, group, ownership);
+            List<Level> levels = new ArrayList<>();
+            SelfMemoryLevel self = new SelfMemoryLevel();
+            levels.add(self);
+            List<Level> memoryLevels = new ArrayList<>(levels);
+            if (group.size() > 1) {
+                PartnerLevel partner = new PartnerLevel(() -> new GroupPeers(domain.group(), hosts), b.placement);
+                levels.add(partner);
+                memoryLevels.add(partner);
+            }
+            long diskEvery = parameters.get(BlockKeys.DISK_EVERY);
+            this.disk = diskEvery == 0 ? null : openDisk(group, b.settings, diskEvery);
+            if (disk != null) {
+                levels.add(disk);
+            }
+            this.chain = new LevelChain(levels);
+            this.memoryFactor = chain.memoryFactor();
+            BlockSnapshots.LoopState loopState = new BlockSnapshots.LoopState(b.globals);
+            this.snapshots = new BlockSnapshots(chain, loopState, events);
+            this.recovery = new OnlineRecovery(new LevelChain(memoryLevels), disk, b.balancer, loopState, events);
+            checkMemory();
+            if (disk != null && !parameters.get(RuntimeKeys.FRESH)) {
+                recovery.resumeFromDisk(domain).ifPresent(it -> {
+                    iteration = it;
+                    events.publish(new RuntimeEvent.Restored(RuntimeEvent.StateKind.BLOCKS, it));
+                });
+            }
+            protect(iteration);
+        } catch (RuntimeException e) {
+            group.close();
+            throw e;
+        }
+        LOG.info("world rank {} of {}: {} blocks here, snapshots every {} iterations on levels {}, memory factor ×{}", domain.worldRank(),
+                group.size(), domain.blocks().size(), snapshotEvery, chain.levels().stream().map(Level::name).toList(), memoryFactor);
+    }
+
+    private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings, long every) {
+        Path folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
+        int world = group.worldRank(group.rank());
+        EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
+                .series(StoreCatalog.rankSeries(world)).build();
+        return new DiskLevel(Store.directory(folder), config, canonical(settings), Math.toIntExact(every));
+    }
+
+    /** Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. */
+    private void checkMemory() {
+        HeapSink sink = new HeapSink();
+        long bytes = 0;
+        for (B blk : domain.blocks().values()) {
+            blk.save(sink);
+            bytes += sink.take().length;
+        }
+        long largest = domain.group().allreduce(bytes, ReduceOp.MAX);
+        long budget = parameters.get(BlockKeys.MEMORY_BUDGET);
+        long limit = budget > 0 ? budget : Runtime.getRuntime().maxMemory();
+        long needed = largest * memoryFactor;
+        if (needed > limit) {
+            throw new ConfigurationException(String.format("the protection scheme needs %d bytes per process (state %d bytes × memory "
+                    + "factor %d: the state, and two buffers each of the own and the partner copies) but %s is %d bytes: raise it, use "
+                    + "more ranks or fewer levels", needed, largest, memoryFactor, budget > 0 ? "MEMORY_BUDGET" : "the JVM's maximum heap",
+                    limit));
+        }
+    }
+
+    private static Map<Integer, String> hosts(ProcessGroup group, String configured) {
+        String host = configured;
+        if (host.isEmpty()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "";
+            }
+        }
+        byte[][] all = group.allgather(host.getBytes(StandardCharsets.UTF_8));
+        Map<Integer, String> byWorld = new HashMap<>();
+        for (int r = 0; r < all.length; r++) {
+            byWorld.put(group.worldRank(r), new String(all[r], StandardCharsets.UTF_8));
+        }
+        return byWorld;
+    }
+
+    private static byte[] canonical(Map<String, ?> settings) {
+        StringBuilder sb = new StringBuilder(SETTINGS_ENTRY_PREFIX);
+        new TreeMap<>(settings).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Parameters loadParameters() {
+        String file = System.getenv(LaunchEnvironment.PARAMS);
+        return Parameters.load(TABLE, file == null || file.isBlank() ? null : Path.of(file), System.getenv(), Map.of());
+    }
+
+    /** A builder for a loop over {@code layout}, whose blocks {@code factory} creates in their initial state. */
+    public static <B extends Block> Builder<B> builder(BlockLayout layout, IntFunction<? extends B> factory) {
+        return new Builder<>(layout, factory);
+    }
+
+    /**
+     * Runs {@code step} until the loop reaches {@code steps} iterations, snapshotting every
+     * {@code SNAPSHOT_EVERY} iterations and at the last, and recovering inside the job from every failure
+     * it can (Algorithm 3: the failure is caught here, never half-way through a step on some ranks only).
+     *
+     * @throws RecoveryFailedException when a lost rank's blocks have no copy left anywhere
+     */
+    public void run(long steps, Step<B> step) {
+        ensureOpen();
+        StepContext<B> context = new Context();
+        while (iteration < steps) {
+            try {
+                events.publish(new RuntimeEvent.IterationStarted(iteration));
+                step.run(context);
+                iteration++;
+                if (iteration % snapshotEvery == 0 || iteration == steps) {
+                    if (snapshots.take(domain, iteration) == BlockSnapshots.Verdict.FAILED) {
+                        recover(true, System.nanoTime());
+                    }
+                }
+            } catch (ProcessFailedException e) {
+                recover(false, System.nanoTime());
+            }
+        }
+    }
+
+    private void recover(boolean handshakeDone, long detected) {
+        iteration = recovery.recover(domain, snapshots.committed(), handshakeDone, detected);
+        onlineRecoveries++;
+        protect(iteration);
+    }
+
+    /** Snapshots {@code at} at once (at start and after a recovery, under the new placement), recovering again if need be. */
+    private void protect(long at) {
+        if (snapshots.take(domain, at) == BlockSnapshots.Verdict.FAILED) {
+            recover(true, System.nanoTime());
+        }
+    }
+
+    /** The iteration the loop is at (the next step computes it). */
+    public long iteration() {
+        return iteration;
+    }
+
+    /** This rank's blocks now, in id order. */
+    public List<B> blocks() {
+        return domain.blockList();
+    }
+
+    /** The current process group (it changes after a recovery). */
+    public ProcessGroup group() {
+        return domain.group();
+    }
+
+    /** How many times this loop recovered inside the job. */
+    public int onlineRecoveries() {
+        return onlineRecoveries;
+    }
+
+    /** Memory per byte of state the configured levels keep (waLBerla's pairwise scheme with double buffers: 5). */
+    public int memoryFactor() {
+        return memoryFactor;
+    }
+
+    /** SHA-256 of every block's state in block order, the same on every rank whoever owns what. Collective. */
+    public String digest() {
+        ensureOpen();
+        return BlockCollectives.digest(domain);
+    }
+
+    /** The sum over every block of {@code value}, in block order. Collective. */
+    public double sum(ToDoubleFunction<? super B> value) {
+        ensureOpen();
+        return BlockCollectives.sum(domain, value);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the block loop is closed");
+        }
+    }
+
+    /** Waits for the disk lines in flight, releases the levels and leaves the group. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (disk != null) {
+                disk.awaitDurable();
+            }
+            chain.close();
+        } finally {
+            domain.group().close();
+        }
+    }
+
+    private final class Context implements StepContext<B> {
+        @Override
+        public long iteration() {
+            return iteration;
+        }
+
+        @Override
+        public List<B> blocks() {
+            return domain.blockList();
+        }
+
+        @Override
+        public void exchangeHalos() {
+            HaloExchange.exchange(domain);
+        }
+
+        @Override
+        public double sum(ToDoubleFunction<? super B> value) {
+            return BlockCollectives.sum(domain, value);
+        }
+
+        @Override
+        public ProcessGroup group() {
+            return domain.group();
+        }
+    }
+
+    /** Builds a {@link BlockLoop}; {@link #start()} joins the group and restores from disk when a complete line exists. */
+    public static final class Builder<B extends Block> {
+        private final BlockLayout layout;
+        private final IntFunction<? extends B> factory;
+        private final List<Snapshotable> globals = new ArrayList<>();
+        private final List<Consumer<? super RuntimeEvent>> subscribers = new ArrayList<>();
+        private Map<String, ?> settings = Map.of();
+        private Parameters parameters;
+        private Balancer balancer = Balancer.greedy();
+        private Placement placement = Placement.pairwise();
+        private ProcessGroup group;
+        private Function<Parameters, ProcessGroup> joiner = p -> ProcessGroups.join(GroupConfig.from(p), new GroupListener() {
+        });
+
+        private Builder(BlockLayout layout, IntFunction<? extends B> factory) {
+            this.layout = Objects.requireNonNull(layout, "layout");
+            this.factory = Objects.requireNonNull(factory, "factory");
+        }
+
+        /** The application's settings, fingerprinted into every disk line (a line of other settings is never restored). */
+        public Builder<B> settings(Map<String, ?> value) {
+            this.settings = Map.copyOf(value);
+            return this;
+        }
+
+        /** The parameters (default: the launcher's parameter file and {@code IRONLOOP_<KEY>} variables). */
+        public Builder<B> parameters(Parameters value) {
+            this.parameters = Objects.requireNonNull(value, "parameters");
+            return this;
+        }
+
+        /** How blocks are spread over ranks (default {@link Balancer#greedy()}). */
+        public Builder<B> balancer(Balancer value) {
+            this.balancer = Objects.requireNonNull(value, "balancer");
+            return this;
+        }
+
+        /** Who keeps whose in-memory copies (default {@link Placement#pairwise()}). */
+        public Builder<B> placement(Placement value) {
+            this.placement = Objects.requireNonNull(value, "placement");
+            return this;
+        }
+
+        /** State of the loop besides its blocks, the same on every rank (kept in every rank's snapshot). */
+        public Builder<B> global(Snapshotable value) {
+            globals.add(Objects.requireNonNull(value, "global"));
+            return this;
+        }
+
+        /** Receives the loop's events (on the application's thread). */
+        public Builder<B> subscribe(Consumer<? super RuntimeEvent> subscriber) {
+            subscribers.add(Objects.requireNonNull(subscriber, "subscriber"));
+            return this;
+        }
+
+        /** Runs in this group instead of joining one (tests, or a group the application made). */
+        public Builder<B> group(ProcessGroup value) {
+            this.group = Objects.requireNonNull(value, "group");
+            return this;
+        }
+
+        /** Joins the group, assigns the blocks, restores from disk if a complete line exists and takes the first snapshot. */
+        public BlockLoop<B> start() {
+            return new BlockLoop<>(this);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.ironloop.runtime.recovery;
+
+import io.ironloop.IronloopException;
+import io.ironloop.core.level.BlockImage;
+import io.ironloop.core.level.DiskLevel;
+import io.ironloop.core.level.Level;
+import io.ironloop.core.level.LevelChain;
+import io.ironloop.core.level.PartnerLevel;
+import io.ironloop.core.level.Snapshot;
+import io.ironloop.group.ProcessFailedException;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.group.ShrinkResult;
+import io.ironloop.runtime.blocks.Balancer;
+import io.ironloop.runtime.blocks.Block;
+import io.ironloop.runtime.blocks.RecoveryFailedException;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.event.RuntimeEvent.RecoverySource;
+import io.ironloop.runtime.event.RuntimeEvents;
+import io.ironloop.runtime.internal.blocks.BlockSnapshots;
+import io.ironloop.runtime.internal.blocks.Domain;
+import io.ironloop.runtime.internal.blocks.HeapSource;
+import io.ironloop.runtime.internal.blocks.Ownership;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Recovery inside the running job (waLBerla's Algorithms 3 and 4, generalised): the failure surfaced as a
+ * {@link ProcessFailedException} in the main loop on every survivor, which joined the handshake with
+ * "failed"; then, in one round:
+ * <ol>
+ *   <li><b>shrink</b> the group to the survivors;</li>
+ *   <li><b>map</b> the blocks to ranks anew: spares adopt whole lost ranks, the balancer spreads the rest;</li>
+ *   <li><b>restore</b> every block's committed snapshot on its new owner — from its own memory when it
+ *       holds a copy, else sent by the lowest surviving holder — and roll every survivor back to the
+ *       committed iteration; when some block has no copy left in memory, every survivor rolls back to the
+ *       newest complete line on disk instead, or, with none, aborts naming the lost ranks;</li>
+ *   <li><b>agree</b> that every survivor finished; a failure during the round starts another round.</li>
+ * </ol>
+ * Every step is decided from data every survivor has (the agreement, the shrink, an allgather of who holds
+ * what), so every survivor takes the same path. The images themselves are never changed, so a round can be
+ * redone after another failure.
+ */
+public final class OnlineRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(OnlineRecovery.class);
+    private static final int TAG = PartnerLevel.TAG_BASE - 0x0100_0000 + 1;
+
+    private final LevelChain memory;
+    private final DiskLevel disk;
+    private final Balancer balancer;
+    private final BlockSnapshots.LoopState loopState;
+    private final RuntimeEvents events;
+
+    /**
+     * @param memory the in-memory levels (own memory, partner copies)
+     * @param disk the disk level, or null when the loop writes no disk lines
+     */
+    public OnlineRecovery(LevelChain memory, DiskLevel disk, Balancer balancer, BlockSnapshots.LoopState loopState,
+            RuntimeEvents events) {
+        this.memory = memory;
+        this.disk = disk;
+        this.balancer = balancer;
+        this.loopState = loopState;
+        this.events = events;
+    }
+
+    /**
+     * Recovers after a failure met in the main loop.
+     *
+     * @param committed the iteration of the committed snapshot (the same on every survivor)
+     * @param handshakeDone whether this rank already made the handshake agreement for this failure
+     * @param detectedNanos when this rank met the failure ({@link System#nanoTime()})
+     * @return the iteration the loop resumes at
+     * @throws RecoveryFailedException when the lost blocks are nowhere (on every survivor)
+     */
+    public <B extends Block> long recover(Domain<B> domain, long committed, boolean handshakeDone, long detectedNanos) {
+        if (!handshakeDone) {
+            BlockSnapshots.joinAfterFailure(domain.group());
+        }
+        Set<Integer> lost = new TreeSet<>();
+        ProcessGroup current = domain.group();
+        Ownership before = domain.ownership();
+        while (true) {
+            long shrinkStart = System.nanoTime();
+            ShrinkResult shrunk = current.shrink();
+            ProcessGroup g = shrunk.group();
+            for (int r = 0; r < current.size(); r++) {
+                if (shrunk.newRank(r) < 0) {
+                    lost.add(current.worldRank(r));
+                }
+            }
+            long shrinkEnd = System.nanoTime();
+            events.publish(new RuntimeEvent.GroupShrunk(lost, current.size(), g.size(), Duration.ofNanos(shrinkEnd - shrinkStart)));
+            LOG.info("world rank {}: world ranks {} lost; the group shrank from {} to {} ranks", g.worldRank(g.rank()), lost,
+                    current.size(), g.size());
+            Round<B> round = null;
+            long ok = 1;
+            try {
+                round = round(domain, g, before, lost, committed);
+            } catch (ProcessFailedException e) {
+                LOG.warn("world rank {}: another failure during recovery ({}); starting another round", g.worldRank(g.rank()),
+                        e.getMessage());
+                ok = 0;
+            }
+            if (g.agree(ok) == 1 && round != null) {
+                domain.rebind(g, round.ownership().next());
+                domain.replaceBlocks(round.blocks());
+                events.publish(new RuntimeEvent.RecoveredOnline(lost, round.iteration(), round.source(),
+                        round.ownership().sparesUsed(), Duration.ofNanos(shrinkStart - detectedNanos),
+                        Duration.ofNanos(shrinkEnd - shrinkStart), round.restore(), round.rebalance()));
+                return round.iteration();
+            }
+            current = g;
+        }
+    }
+
+    /**
+     * The restart path of a block loop: when the disk holds a complete line (every block and the loop state at
+     * one iteration, under these settings), every rank agrees on the newest one all of them see, restores its
+     * blocks from it and resumes there. Collective.
+     *
+     * @return the iteration restored, or empty when there is no complete line (the loop starts fresh)
+     */
+    public <B extends Block> OptionalLong resumeFromDisk(Domain<B> domain) {
+        ProcessGroup g = domain.group();
+        OptionalLong line = OptionalLong.empty();
+        if (disk != null) {
+            try {
+                List<Long> all = new ArrayList<>();
+                for (long b = 0; b < domain.layout().blockCount(); b++) {
+                    all.add(b);
+                }
+                line = disk.newestComplete(all);
+            } catch (IOException e) {
+                LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
+            }
+        }
+        long agreed = g.agree(line.orElse(-1));
+        if (agreed < 0) {
+            return OptionalLong.empty();
+        }
+        List<Integer> mine = List.copyOf(domain.blocks().keySet());
+        Map<Long, BlockImage> images = fromDisk(mine, agreed);
+        for (Map.Entry<Integer, B> e : domain.blocks().entrySet()) {
+            e.getValue().restore(new HeapSource("block " + e.getKey() + " of the disk line of iteration " + agreed,
+                    images.get((long) e.getKey()).bytes()));
+        }
+        long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
+        if (resumed != agreed) {
+            throw new IronloopException("the disk line of iteration " + agreed + " holds the loop state of iteration " + resumed);
+        }
+        LOG.info("world rank {}: resumed from the disk line of iteration {} in {}", domain.worldRank(), agreed, disk.location());
+        return OptionalLong.of(agreed);
+    }
+
+    private record Round<B>(Ownership.Change ownership, Map<Integer, B> blocks, long iteration, RecoverySource source,
+            Duration restore, Duration rebalance) {
+    }
+
+    private <B extends Block> Round<B> round(Domain<B> domain, ProcessGroup g, Ownership before, Set<Integer> lost, long committed) {
+        long start = System.nanoTime();
+        Ownership.Change change = before.afterLoss(lost, balancer);
+        Ownership next = change.next();
+        int world = g.worldRank(g.rank());
+        List<Integer> mine = next.blocksOf(world);
+        Map<Integer, Integer> rankOfWorld = new HashMap<>();
+        for (int r = 0; r < g.size(); r++) {
+            rankOfWorld.put(g.worldRank(r), r);
+        }
+        long mapped = System.nanoTime();
+
+        Map<Long, List<Integer>> holders = holders(g, committed);
+        List<Integer> nowhere = new ArrayList<>();
+        for (int b = 0; b < next.blockCount(); b++) {
+            if (!holders.containsKey((long) b)) {
+                nowhere.add(b);
+            }
+        }
+        Map<Long, BlockImage> images;
+        long iteration;
+        RecoverySource source;
+        if (nowhere.isEmpty()) {
+            images = fromMemory(g, next, rankOfWorld, holders, committed, mine);
+            iteration = committed;
+            source = RecoverySource.MEMORY;
+        } else {
+            LOG.warn("world rank {}: no surviving copy in memory of blocks {} (world ranks {} and every holder of their copies are "
+                    + "lost): rolling back to the newest complete line on disk", world, abbreviate(nowhere), lost);
+            iteration = agreeOnDiskLine(g, next.blockCount(), lost, nowhere);
+            images = fromDisk(mine, iteration);
+            source = RecoverySource.DISK;
+        }
+        long restoredAt = System.nanoTime();
+        Map<Integer, B> blocks = new TreeMap<>();
+        for (int id : mine) {
+            B b = domain.blocks().get(id);
+            if (b == null) {
+                b = domain.create(id);
+            }
+            blocks.put(id, b);
+        }
+        long created = System.nanoTime();
+        for (Map.Entry<Integer, B> e : blocks.entrySet()) {
+            BlockImage image = images.get((long) e.getKey());
+            e.getValue().restore(new HeapSource("block " + e.getKey() + "'s snapshot of iteration " + iteration, image.bytes()));
+        }
+        long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
+        if (resumed != iteration) {
+            throw new IronloopException("the loop state restored is of iteration " + resumed + ", the blocks of " + iteration);
+        }
+        long end = System.nanoTime();
+        Duration rebalance = Duration.ofNanos((mapped - start) + (created - restoredAt));
+        Duration restore = Duration.ofNanos((restoredAt - mapped) + (end - created));
+        return new Round<>(change, blocks, iteration, source, restore, rebalance);
+    }
+
+    /** For each block id, the ranks of {@code g} that hold its committed image in memory, ascending. */
+    private Map<Long, List<Integer>> holders(ProcessGroup g, long committed) {
+        Set<Long> held = new HashSet<>();
+        for (Level l : memory.levels()) {
+            try {
+                l.holdings().forEach((id, it) -> {
+                    if (it == committed) {
+                        held.add(id);
+                    }
+                });
+            } catch (IOException e) {
+                LOG.warn("level '{}' cannot list what it holds: {}", l.name(), e.getMessage());
+            }
+        }
+        held.remove(Snapshot.LOOP_STATE);
+        ByteBuffer b = ByteBuffer.allocate(held.size() * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        held.stream().sorted().forEach(b::putLong);
+        byte[][] all = g.allgather(b.array());
+        Map<Long, List<Integer>> holders = new HashMap<>();
+        for (int r = 0; r < all.length; r++) {
+            ByteBuffer p = ByteBuffer.wrap(all[r]).order(ByteOrder.LITTLE_ENDIAN);
+            while (p.hasRemaining()) {
+                holders.computeIfAbsent(p.getLong(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        return holders;
+    }
+
+    /**
+     * The images of this rank's blocks: from its own levels when it holds them, else from the lowest holder.
+     * Every holder sends, in block-id order, what it is the lowest holder of to owners that hold nothing.
+     */
+    private Map<Long, BlockImage> fromMemory(ProcessGroup g, Ownership next, Map<Integer, Integer> rankOfWorld,
+            Map<Long, List<Integer>> holders, long committed, List<Integer> mine) {
+        int me = g.rank();
+        Map<Long, BlockImage> images = new HashMap<>();
+        Map<Integer, Integer> expectFrom = new TreeMap<>();
+        for (int b = 0; b < next.blockCount(); b++) {
+            int owner = rankOfWorld.get(next.ownerOf(b));
+            List<Integer> h = holders.get((long) b);
+            if (h.contains(owner)) {
+                continue;
+            }
+            int from = h.get(0);
+            if (from == me) {
+                BlockImage image = memory.read(b, committed).image();
+                g.send(owner, TAG, pack(image));
+            }
+            if (owner == me) {
+                expectFrom.put(b, from);
+            }
+        }
+        for (int b : mine) {
+            if (!expectFrom.containsKey(b)) {
+                images.put((long) b, memory.read(b, committed).image());
+            }
+        }
+        for (Map.Entry<Integer, Integer> e : expectFrom.entrySet()) {
+            BlockImage image = unpack(g.receive(e.getValue(), TAG), "block " + e.getKey() + " sent by rank " + e.getValue());
+            if (image.blockId() != e.getKey()) {
+                throw new IronloopException("rank " + e.getValue() + " sent block " + image.blockId() + " where block " + e.getKey()
+                        + " was expected");
+            }
+            images.put(image.blockId(), image);
+        }
+        images.put(Snapshot.LOOP_STATE, memory.read(Snapshot.LOOP_STATE, committed).image());
+        return images;
+    }
+
+    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, List<Integer> nowhere) {
+        OptionalLong line = OptionalLong.empty();
+        String why = "no disk level is configured (DISK_EVERY is 0)";
+        if (disk != null) {
+            try {
+                List<Long> all = new ArrayList<>();
+                for (long b = 0; b < blockCount; b++) {
+                    all.add(b);
+                }
+                line = disk.newestComplete(all);
+                why = "no complete line in " + disk.location();
+            } catch (IOException e) {
+                why = "the lines in " + disk.location() + " cannot be read: " + e.getMessage();
+            }
+        }
+        long agreed = g.agree(line.orElse(-1));
+        if (agreed < 0) {
+            String message = "cannot recover the loss of world ranks " + lost + ": blocks " + abbreviate(nowhere)
+                    + " have no surviving copy in memory (a rank and every holder of its copy were lost) and " + why
+                    + (line.isPresent() ? " on every rank" : "");
+            events.publish(new RuntimeEvent.RecoveryImpossible(lost, message));
+            throw new RecoveryFailedException(lost, message);
+        }
+        return agreed;
+    }
+
+    private Map<Long, BlockImage> fromDisk(List<Integer> mine, long iteration) {
+        List<Long> ids = new ArrayList<>();
+        ids.add(Snapshot.LOOP_STATE);
+        mine.forEach(b -> ids.add((long) b));
+        try {
+            return disk.readAll(ids, iteration);
+        } catch (IOException e) {
+            throw new IronloopException("cannot read the disk line of iteration " + iteration + " in " + disk.location() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] pack(BlockImage image) {
+        ByteBuffer b = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + image.length()).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(image.blockId()).putInt(image.crc32c()).put(image.bytes());
+        return b.array();
+    }
+
+    private static BlockImage unpack(byte[] bytes, String where) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        long id = b.getLong();
+        int crc = b.getInt();
+        byte[] data = new byte[b.remaining()];
+        b.get(data);
+        return new BlockImage(id, data, crc).verified(where);
+    }
+
+    private static String abbreviate(List<Integer> ids) {
+        return ids.size() <= 8 ? ids.toString() : ids.subList(0, 8) + " and " + (ids.size() - 8) + " more";
+    }
+}
