@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,10 +32,16 @@ class BlockLoopInJvmTest {
     }
 
     private List<String> run(int size, int spares, int crashRank, long crashAt, Path folder, List<RuntimeEvent> events) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, 2L)
+        return run(size, spares, crashRank < 0 ? Set.of() : Set.of(crashRank), crashAt, 2L, folder, events);
+    }
+
+    private List<String> run(int size, int spares, Set<Integer> crashRanks, long crashAt, long diskEvery, Path folder,
+            List<RuntimeEvent> events) throws Exception {
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, diskEvery)
                 .with(BlockKeys.SPARES, (long) spares).with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
-        try (InJvmCluster c = InJvmCluster.open("blocks-" + crashRank + "-" + spares, size)) {
+        try (InJvmCluster c = InJvmCluster.open("blocks-" + crashRanks.size() + "-" + spares, size)) {
             ExecutorService pool = Executors.newFixedThreadPool(size);
+            CountDownLatch together = new CountDownLatch(crashRanks.size()); // the crashing ranks die at the same moment
             List<Future<String>> out = new ArrayList<>();
             for (int r = 0; r < size; r++) {
                 int rank = r;
@@ -47,8 +55,11 @@ class BlockLoopInJvmTest {
                             }).start();
                     try {
                         loop.run(STEPS, step -> {
-                            if (step.group().worldRank(step.group().rank()) == crashRank && step.iteration() == crashAt) {
-                                c.crash(crashRank);
+                            int world = step.group().worldRank(step.group().rank());
+                            if (crashRanks.contains(world) && step.iteration() == crashAt) {
+                                together.countDown();
+                                awaitAll(together);
+                                c.crash(world);
                                 throw new Crashed();
                             }
                             step.exchangeHalos();
@@ -58,11 +69,10 @@ class BlockLoopInJvmTest {
                         return d + " sum=" + loop.sum(TestHeatBlock::total) + " recoveries=" + loop.onlineRecoveries();
                     } catch (Crashed e) {
                         return "crashed";
-                    } catch (RuntimeException e) {
-                        e.printStackTrace();
-                        throw e;
+                    } catch (RecoveryFailedException e) {
+                        return "failed: " + e.getMessage();
                     } finally {
-                        if (g.worldRank(g.rank()) != crashRank) {
+                        if (!crashRanks.contains(g.worldRank(g.rank()))) {
                             loop.close();
                         }
                     }
@@ -74,6 +84,14 @@ class BlockLoopInJvmTest {
             }
             pool.shutdownNow();
             return results;
+        }
+    }
+
+    private static void awaitAll(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -98,5 +116,37 @@ class BlockLoopInJvmTest {
         assertThat(failed).containsExactly(expected, "crashed", expected, expected);
         assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()
                 .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).sparesUsed()).isEqualTo(1));
+    }
+
+    @Test
+    void twoRanksThatAreNotPartnersCrashTogether_recoveredOnlineFromMemory() throws Exception {
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> clean = run(4, 0, -1, -1, dir.resolve("clean"), new ArrayList<>());
+        // pairwise with 4 ranks: 0↔2 and 1↔3 keep each other's copies, so 1 and 2 lose nothing together
+        List<String> failed = run(4, 0, Set.of(1, 2), 10, 2L, dir.resolve("failed"), events);
+        String expected = clean.get(0).replace("recoveries=0", "recoveries=1");
+        assertThat(failed).containsExactly(expected, "crashed", "crashed", expected);
+        assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).source()).isEqualTo(RuntimeEvent.RecoverySource.MEMORY));
+    }
+
+    @Test
+    void aRankAndItsPartnerCrashTogether_rollBackToDisk_bitIdentical() throws Exception {
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> clean = run(4, 0, -1, -1, dir.resolve("clean"), new ArrayList<>());
+        List<String> failed = run(4, 0, Set.of(1, 3), 10, 1L, dir.resolve("failed"), events);
+        String expected = clean.get(0).replace("recoveries=0", "recoveries=1");
+        assertThat(failed).containsExactly(expected, "crashed", expected, "crashed");
+        assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).source()).isEqualTo(RuntimeEvent.RecoverySource.DISK));
+    }
+
+    @Test
+    void aRankAndItsPartnerCrashWithoutDisk_everySurvivorAbortsNamingTheLostRanks() throws Exception {
+        List<String> failed = run(4, 0, Set.of(1, 3), 10, 0L, dir.resolve("failed"), new ArrayList<>());
+        assertThat(failed.get(1)).isEqualTo("crashed");
+        assertThat(failed.get(3)).isEqualTo("crashed");
+        assertThat(List.of(failed.get(0), failed.get(2))).allSatisfy(s -> assertThat(s).startsWith("failed: ")
+                .contains("world ranks [1, 3]").contains("no disk level"));
     }
 }
