@@ -149,4 +149,30 @@ class BlockLoopInJvmTest {
         assertThat(List.of(failed.get(0), failed.get(2))).allSatisfy(s -> assertThat(s).startsWith("failed: ")
                 .contains("world ranks [1, 3]").contains("no disk level"));
     }
+
+    @Test
+    void memoryBudgetTooSmall_refusedAtStartWithTheFigures_onEveryRank() throws Exception {
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.MEMORY_BUDGET, 20_000L).with(BlockKeys.DISK_EVERY, 0L);
+        try (InJvmCluster c = InJvmCluster.open("budget", 2)) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            List<Future<String>> out = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                int rank = r;
+                out.add(pool.submit(() -> {
+                    try (BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p)
+                            .group(c.group(rank)).start()) {
+                        return "started with factor " + loop.memoryFactor();
+                    } catch (io.ironloop.ConfigurationException e) {
+                        return e.getMessage();
+                    }
+                }));
+            }
+            for (Future<String> f : out) {
+                // 8 blocks of 10 × 10 doubles per rank: 6400 bytes × 5 = 32000 > 20000
+                assertThat(f.get(30, TimeUnit.SECONDS)).contains("32000 bytes").contains("state 6400 bytes × memory factor 5")
+                        .contains("MEMORY_BUDGET is 20000");
+            }
+            pool.shutdownNow();
+        }
+    }
 }
