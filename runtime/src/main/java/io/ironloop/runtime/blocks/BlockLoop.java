@@ -130,6 +130,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             this.snapshots = new BlockSnapshots(chain, loopState, events);
             this.recovery = new OnlineRecovery(new LevelChain(memoryLevels), disk, b.balancer, loopState, events);
             checkMemory();
+            events.publish(new RuntimeEvent.OnlineProtection(chain.levels().stream().map(Level::name).toList(), memoryFactor, spares));
             if (disk != null && !parameters.get(RuntimeKeys.FRESH)) {
                 recovery.resumeFromDisk(domain).ifPresent(it -> {
                     iteration = it;

@@ -92,6 +92,20 @@ public sealed interface RuntimeEvent {
         }
     }
 
+    /**
+     * A loop that recovers inside the job started: a failed rank is recovered from the copies in memory, not by
+     * a relaunch (the launcher keeps the job running when a rank dies).
+     *
+     * @param levels the storage levels, nearest first
+     * @param memoryFactor memory per byte of state the levels keep
+     * @param spares idle spare ranks
+     */
+    record OnlineProtection(java.util.List<String> levels, int memoryFactor, int spares) implements RuntimeEvent {
+        public OnlineProtection {
+            levels = java.util.List.copyOf(levels);
+        }
+    }
+
     /** The survivors agreed on who is alive: the group shrank from {@code oldSize} to {@code newSize}. */
     record GroupShrunk(Set<Integer> lostWorldRanks, int oldSize, int newSize, Duration took) implements RuntimeEvent {
         public GroupShrunk {
