@@ -271,16 +271,37 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return memoryFactor;
     }
 
-    /** SHA-256 of every block's state in block order, the same on every rank whoever owns what. Collective. */
+    /**
+     * SHA-256 of every block's state in block order, the same on every rank whoever owns what. Collective; a
+     * failure during it is recovered like one in {@link #run} (from the snapshot of the last iteration) and the
+     * digest is taken again.
+     */
     public String digest() {
         ensureOpen();
-        return BlockCollectives.digest(domain);
+        return afterRun(() -> BlockCollectives.digest(domain));
     }
 
-    /** The sum over every block of {@code value}, in block order. Collective. */
+    /** The sum over every block of {@code value}, in block order. Collective; recovered like {@link #digest()}. */
     public double sum(ToDoubleFunction<? super B> value) {
         ensureOpen();
-        return BlockCollectives.sum(domain, value);
+        return afterRun(() -> BlockCollectives.sum(domain, value));
+    }
+
+    /** Runs a collective outside the loop; when a rank failed during it, recovers and runs it again, on every survivor alike. */
+    private <T> T afterRun(java.util.function.Supplier<T> collective) {
+        while (true) {
+            T result = null;
+            boolean completed = true;
+            try {
+                result = collective.get();
+            } catch (ProcessFailedException e) {
+                completed = false;
+            }
+            if (BlockSnapshots.confirm(domain.group(), completed)) {
+                return result;
+            }
+            recover(true, System.nanoTime());
+        }
     }
 
     private void ensureOpen() {

@@ -93,6 +93,14 @@ public final class BlockSnapshots {
         return verdict == NOT_KEPT ? Verdict.SKIPPED : Verdict.FAILED;
     }
 
+    /**
+     * The handshake after a collective outside the loop (a result's digest or sum): whether every survivor
+     * completed it. A rank that met a failure proposes "failed"; every survivor gets the same answer.
+     */
+    public static boolean confirm(io.ironloop.group.ProcessGroup group, boolean completed) {
+        return group.agree(completed ? KEPT : FAILED) == KEPT;
+    }
+
     /** A rank that met a failure outside a snapshot joins the handshake the others may be in, with "failed". */
     public static void joinAfterFailure(io.ironloop.group.ProcessGroup group) {
         group.agree(FAILED);
