@@ -57,7 +57,8 @@ public final class RuntimeKeys {
             CHECKPOINTING_TIME_LOCAL, CHECKPOINTING_TIME_DIFF_LOCAL, CHECKPOINTING_LOCAL_RECENT, WORKLOAD_SCHEDULER, FRESH);
 
     /** The table of every key a rank reads: engine, group, triggers and runtime, in documentation order. */
-    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, ALL, GroupKeys.ALL, TriggerKeys.ALL);
+    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, ALL, GroupKeys.ALL, TriggerKeys.ALL,
+            io.ironloop.runtime.blocks.BlockKeys.ALL);
 
     private RuntimeKeys() {
     }

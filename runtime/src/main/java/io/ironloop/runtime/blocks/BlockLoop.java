@@ -79,9 +79,8 @@ import org.slf4j.LoggerFactory;
 public final class BlockLoop<B extends Block> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BlockLoop.class);
     private static final String SETTINGS_ENTRY_PREFIX = "blocks\n";
-    /** The parameters a block loop reads. */
-    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, RuntimeKeys.ALL,
-            io.ironloop.group.GroupKeys.ALL, BlockKeys.ALL);
+    /** The parameters a block loop reads: the runtime's one table (a parameter file serves either API). */
+    public static final ParameterTable TABLE = RuntimeKeys.TABLE;
 
     private final Parameters parameters;
     private final RuntimeEvents events = new RuntimeEvents();
