@@ -25,7 +25,7 @@ public final class BlockKeys {
             "the last N ranks of the job are spares: they own no blocks and adopt a lost rank's blocks (set by ironloop run --spares)");
 
     /** This process's failure domain. */
-    public static final ParameterKey<String> HOST = ParameterKey.string("HOST", "",
+    public static final ParameterKey<String> HOST = ParameterKey.string("HOST", null,
             "this process's failure domain for partner placement (set by ironloop run; empty: the host name)");
 
     /** Every key of this class, in documentation order. */

@@ -106,7 +106,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                 throw new ConfigurationException("SPARES is " + spares + " but the job has only " + group.size()
                         + " ranks: at least one rank must compute");
             }
-            Map<Integer, String> hosts = hosts(group, parameters.get(BlockKeys.HOST));
+            Map<Integer, String> hosts = hosts(group, parameters.find(BlockKeys.HOST).orElse(""));
             Ownership ownership = Ownership.initial(b.layout.blockCount(), group.size(), spares, b.balancer);
             this.domain = new Domain<>(b.layout, b.factory, group, ownership);
             List<Level> levels = new ArrayList<>();
