@@ -26,7 +26,7 @@ public final class BlockKeys {
 
     /** This process's failure domain. */
     public static final ParameterKey<String> HOST = ParameterKey.string("HOST", null,
-            "this process's failure domain for partner placement (set by ironloop run; empty: the host name)");
+            "this process's failure domain for partner placement (set by ironloop run; unset: the host name)");
 
     /** Every key of this class, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, MEMORY_BUDGET, SPARES, HOST);
