@@ -1,0 +1,114 @@
+package io.ironloop.examples.blocks;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.examples.ResultDigest;
+import io.ironloop.group.ProcessFailedException;
+import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.runtime.blocks.Block;
+import io.ironloop.runtime.blocks.BlockLoop;
+import io.ironloop.runtime.blocks.RecoveryFailedException;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * One rank of a block example under {@code ironloop run}: joins the job's group through a {@link BlockLoop}
+ * (parameters from the launcher), runs the example's steps, recovering inside the job when a rank dies, and
+ * prints {@code result sha256=<hex>} ({@link BlockLoop#digest()}) on standard output from the current rank 0
+ * only. Progress goes to standard error.
+ *
+ * <p>Exit status: 0 done; 1 the job cannot go on (online recovery impossible, or a rank failed outside the
+ * loop, where the loop cannot recover): one line on standard error says which, and the supervisor may
+ * relaunch the job, which resumes from the newest disk line; 2 usage or configuration error.
+ */
+public final class BlockRankMain {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** A runner printing to {@code out} (the result line) and {@code err} (progress and errors). */
+    public BlockRankMain(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * The entry point of a rank program: parses {@code args} ({@link BlockRankOptions}), builds the example
+     * and runs it; exits the JVM with the status when it is not 0.
+     *
+     * @param program the program's class name, for the usage line
+     * @param args the command line
+     * @param examples builds the example for the options; an {@link IllegalArgumentException} is a usage error
+     */
+    public static void main(String program, String[] args, Function<BlockRankOptions, ? extends BlockExample<?>> examples) {
+        BlockExample<?> example;
+        BlockRankOptions options;
+        try {
+            options = BlockRankOptions.parse(args);
+            example = examples.apply(options);
+        } catch (IllegalArgumentException e) {
+            System.err.println(program + ": " + e.getMessage());
+            System.err.println("usage: " + program + " " + BlockRankOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        int status = new BlockRankMain(System.out, System.err).run(example, options.paceMillis());
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Runs {@code example} as this process's rank of the job.
+     *
+     * @param paceMillis a pause after every step (never changes the result)
+     * @return the exit status
+     */
+    public <B extends Block> int run(BlockExample<B> example, long paceMillis) {
+        String name = example.name();
+        LauncherLink launcher = LauncherLink.get();
+        long start = System.nanoTime();
+        try (BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
+                .subscribe(new LauncherProgress(launcher)).start()) {
+            boolean leader = loop.group().rank() == 0;
+            if (leader) {
+                err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%d%s%n", name, example.describe(),
+                        loop.group().size(), example.layout().blockCount(), loop.memoryFactor(),
+                        loop.iteration() > 0 ? ", resumed at step " + loop.iteration() : "");
+            }
+            launcher.plan(example.steps() - 1); // the loop reports iterations 0 … steps - 1
+            loop.run(example.steps(), step -> {
+                example.step(step);
+                pause(paceMillis);
+            });
+            String digest = loop.digest();
+            String summary = example.summary(loop::sum);
+            if (loop.group().rank() == 0) { // after a loss of rank 0, the new rank 0 reports
+                err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %.2f s%n", name, example.steps(), summary,
+                        loop.onlineRecoveries(), (System.nanoTime() - start) / 1e9);
+                out.println(ResultDigest.LINE_PREFIX + digest);
+            }
+            return 0;
+        } catch (RecoveryFailedException e) {
+            err.println(name + ": cannot recover inside the job (lost ranks " + e.lostWorldRanks() + "): " + e.getMessage());
+            return 1;
+        } catch (ProcessFailedException e) {
+            // a failure outside run() (while joining, or at the final digest): the loop recovers only inside run()
+            err.println(name + ": rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks()
+                    + " failed outside the step loop; exiting so that the supervisor relaunches the job from its disk lines");
+            return 1;
+        } catch (ConfigurationException e) {
+            err.println(name + ": " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static void pause(long millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
