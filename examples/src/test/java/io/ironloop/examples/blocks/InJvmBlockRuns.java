@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs a block example on an in-JVM group of ranks, one thread each, optionally crashing one rank at a step
@@ -57,6 +58,18 @@ public final class InJvmBlockRuns {
             return results;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Starts {@code example}'s loop on a one-rank in-JVM group (no disk, no snapshot until a million steps) and
+     * gives it to {@code body}, which runs steps and looks at every block.
+     */
+    public static <B extends Block> void onOneRank(BlockExample<B> example, Consumer<BlockLoop<B>> body) {
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L).with(BlockKeys.SNAPSHOT_EVERY, 1_000_000L);
+        try (InJvmCluster cluster = InJvmCluster.open(example.name() + "-one", 1);
+                BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).parameters(p).group(cluster.group(0)).start()) {
+            body.accept(loop);
         }
     }
 

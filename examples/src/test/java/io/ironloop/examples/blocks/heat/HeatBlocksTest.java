@@ -3,12 +3,8 @@ package io.ironloop.examples.blocks.heat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ironloop.config.Parameters;
 import io.ironloop.examples.blocks.BlockReference;
 import io.ironloop.examples.blocks.InJvmBlockRuns;
-import io.ironloop.group.InJvmCluster;
-import io.ironloop.runtime.blocks.BlockKeys;
-import io.ironloop.runtime.blocks.BlockLoop;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,7 +41,7 @@ class HeatBlocksTest {
         // a square domain: the steady mean is a quarter of the way from cold to hot (four rotated problems add to hot)
         HeatBlocksConfig c = new HeatBlocksConfig(2, 2, 8, 8, 3000, 2.0, -1.0);
         double[] mean = new double[3];
-        withOneRank(new HeatBlocks(c), loop -> {
+        InJvmBlockRuns.onOneRank(new HeatBlocks(c), loop -> {
             double cells = 16.0 * 16.0;
             loop.run(10, step -> new HeatBlocks(c).step(step));
             mean[0] = loop.sum(HeatBlock::total) / cells;
@@ -67,7 +63,7 @@ class HeatBlocksTest {
     @Test
     void step_heatChangeEqualsAQuarterOfTheInflowThroughTheEdges() {
         HeatBlocks heat = new HeatBlocks(new HeatBlocksConfig(3, 2, 6, 5, 1, 1.0, 0.0));
-        withOneRank(heat, loop -> loop.run(25, step -> {
+        InJvmBlockRuns.onOneRank(heat, loop -> loop.run(25, step -> {
             step.exchangeHalos();
             double before = step.sum(HeatBlock::total);
             double inflow = step.sum(HeatBlock::edgeInflow);
@@ -81,13 +77,5 @@ class HeatBlocksTest {
     @Test
     void describe_namesTheDomainAndTheBlocks() {
         assertThat(new HeatBlocks(HeatBlocksConfig.demo()).describe()).contains("512 x 512 cells in 8 x 8 blocks of 64 x 64");
-    }
-
-    private static void withOneRank(HeatBlocks heat, java.util.function.Consumer<BlockLoop<HeatBlock>> body) {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L).with(BlockKeys.SNAPSHOT_EVERY, 1_000_000L);
-        try (InJvmCluster cluster = InJvmCluster.open("heat-one", 1);
-                BlockLoop<HeatBlock> loop = BlockLoop.builder(heat.layout(), heat::create).parameters(p).group(cluster.group(0)).start()) {
-            body.accept(loop);
-        }
     }
 }
