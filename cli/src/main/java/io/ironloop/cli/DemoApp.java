@@ -1,6 +1,8 @@
 package io.ironloop.cli;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The applications {@code ironloop demo} can run, each a rank main class of the examples module that prints
@@ -55,6 +57,56 @@ enum DemoApp {
         List<String> defaultPreempts(int ranks, String size) {
             return List.of(victim(ranks, 2) + "@it" + (size.equals("test") ? 4 : 6));
         }
+    },
+    /**
+     * 2-D heat (Jacobi) on blocks ({@code io.ironloop.examples.blocks.heat.HeatBlocksRank}): a killed rank is
+     * recovered inside the job from its partner's in-memory copy.
+     */
+    HEAT("io.ironloop.examples.blocks.heat.HeatBlocksRank", "2-D heat (Jacobi) on blocks with halo exchange") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "64 x 64 cells in 4 x 4 blocks, 200 steps" : "512 x 512 cells in 8 x 8 blocks, 1000 steps";
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 123 : 617));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of(); // a block loop recovers a loss online; a SIGTERM is not part of that scenario
+        }
+    },
+    /**
+     * D2Q9 lattice-Boltzmann flow past a cylinder on blocks ({@code io.ironloop.examples.blocks.lbm.LbmRank}), the
+     * waLBerla paper's LBM case: a killed rank is recovered inside the job.
+     */
+    LBM("io.ironloop.examples.blocks.lbm.LbmRank", "D2Q9 lattice-Boltzmann flow past a cylinder on blocks") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "64 x 32 cells in 4 x 2 blocks, 100 steps" : "320 x 80 cells in 8 x 2 blocks, 600 steps";
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 63 : 377));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of();
+        }
     };
 
     private final String mainClass;
@@ -84,6 +136,12 @@ enum DemoApp {
 
     /** {@code --preempt} items of a demo given no faults. */
     abstract List<String> defaultPreempts(int ranks, String size);
+
+    /** The apps' names as the command line takes them, e.g. {@code fwi, quickstart, heat or lbm}. */
+    static String names() {
+        List<String> n = Arrays.stream(values()).map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
+        return String.join(", ", n.subList(0, n.size() - 1)) + " or " + n.get(n.size() - 1);
+    }
 
     private static int victim(int ranks, int preferred) {
         return Math.min(preferred, ranks - 1);

@@ -76,7 +76,8 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec commandSpec;
 
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
-            description = "fwi (full-waveform inversion, default) or quickstart (DeLIA's Listing 8).")
+            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks) or lbm"
+                    + " (lattice-Boltzmann flow past a cylinder on blocks).")
     String appName;
 
     @Option(names = "--ranks", paramLabel = "N", defaultValue = "4", description = "Rank JVMs (default: ${DEFAULT-VALUE}).")
@@ -173,7 +174,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             return DemoApp.valueOf(appName.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw usage("unknown app '" + appName + "': use fwi or quickstart");
+            throw usage("unknown app '" + appName + "': use " + DemoApp.names());
         }
     }
 

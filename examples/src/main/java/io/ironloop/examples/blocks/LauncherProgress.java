@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * Forwards a block loop's events to the launcher: every iteration (where {@code --fail R@I} strikes, so a
- * fault lands at the same point of the computation however fast the machine is), committed snapshots,
+ * fault lands at the same point of the computation however fast the machine is), committed disk lines,
  * restores, and recoveries inside the job for the timeline. Outside the launcher the link is a no-op.
  *
  * <p>Runs on the application's thread; never throws for an event it does not know.
@@ -25,7 +25,8 @@ final class LauncherProgress implements Consumer<RuntimeEvent> {
     public void accept(RuntimeEvent event) {
         if (event instanceof RuntimeEvent.IterationStarted e) {
             launcher.iteration(e.iteration());
-        } else if (event instanceof RuntimeEvent.Saved e) {
+        } else if (event instanceof RuntimeEvent.Saved e && e.level().equals("disk")) {
+            // only disk lines, what a relaunch resumes from: the in-memory ones come every few steps on every rank
             launcher.saved(e.iteration(), e.level());
         } else if (event instanceof RuntimeEvent.Restored e) {
             launcher.restored(e.iteration());
