@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 /**
  * Forwards a block loop's events to the launcher: every iteration (where {@code --fail R@I} strikes, so a
  * fault lands at the same point of the computation however fast the machine is), committed disk lines,
- * restores, and recoveries inside the job for the timeline. Outside the launcher the link is a no-op.
+ * restores, the protection scheme and recoveries inside the job for the supervisor and the timeline.
+ * Outside the launcher the link is a no-op.
  *
  * <p>Runs on the application's thread; never throws for an event it does not know.
  */
@@ -30,6 +31,9 @@ final class LauncherProgress implements Consumer<RuntimeEvent> {
             launcher.saved(e.iteration(), e.level());
         } else if (event instanceof RuntimeEvent.Restored e) {
             launcher.restored(e.iteration());
+        } else if (event instanceof RuntimeEvent.OnlineProtection e) {
+            // tells the supervisor that this job recovers a lost rank inside itself
+            launcher.event("online-protection", Map.of("levels", e.levels(), "memory_factor", e.memoryFactor(), "spares", e.spares()));
         } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("lost", e.lostWorldRanks().stream().sorted().toList());
