@@ -30,8 +30,8 @@ public final class HeatBlock implements HaloBlock {
     /** Block {@code id} of {@code grid} under {@code config}, in its initial state. */
     HeatBlock(int id, Grid2D grid, HeatBlocksConfig config) {
         this.id = id;
-        this.nx = config.cellsX();
-        this.ny = config.cellsY();
+        this.nx = config.grid().cellsX();
+        this.ny = config.grid().cellsY();
         this.stride = nx + 2;
         this.u = new double[stride * (ny + 2)];
         this.next = new double[u.length];

@@ -25,7 +25,7 @@ public final class HeatBlocks implements BlockExample<HeatBlock> {
     /** The example for {@code config}. */
     public HeatBlocks(HeatBlocksConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.grid = new Grid2D(config.blocksX(), config.blocksY(), false, false);
+        this.grid = config.grid().layout(false);
     }
 
     /** The example of the preset {@code size} ({@code test} or {@code demo}), with {@code steps} if positive. */
@@ -50,8 +50,7 @@ public final class HeatBlocks implements BlockExample<HeatBlock> {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "2-D heat (Jacobi), %d x %d cells in %d x %d blocks of %d x %d, %d steps", config.totalX(),
-                config.totalY(), config.blocksX(), config.blocksY(), config.cellsX(), config.cellsY(), config.steps());
+        return String.format(Locale.ROOT, "2-D heat (Jacobi), %s, %d steps", config.grid().describe(), config.steps());
     }
 
     @Override
@@ -84,7 +83,7 @@ public final class HeatBlocks implements BlockExample<HeatBlock> {
 
     @Override
     public String summary(Sums<HeatBlock> sums) {
-        double cells = (double) config.totalX() * config.totalY();
+        double cells = (double) config.grid().totalX() * config.grid().totalY();
         return String.format(Locale.ROOT, "mean temperature %.6f", sums.sum(HeatBlock::total) / cells);
     }
 }

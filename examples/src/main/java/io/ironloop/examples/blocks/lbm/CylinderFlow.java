@@ -26,7 +26,7 @@ public final class CylinderFlow implements BlockExample<LbmBlock> {
     /** The example for {@code config}. */
     public CylinderFlow(LbmConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.grid = new Grid2D(config.blocksX(), config.blocksY(), config.flow() == LbmConfig.Flow.PERIODIC, false);
+        this.grid = config.grid().layout(config.flow() == LbmConfig.Flow.PERIODIC);
     }
 
     /** The example of the preset {@code size} ({@code test} or {@code demo}), with {@code steps} if positive. */
@@ -51,10 +51,9 @@ public final class CylinderFlow implements BlockExample<LbmBlock> {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "D2Q9 flow past a cylinder (%s, radius %d, Re %.0f, tau %s, peak velocity %s), %d x %d cells "
-                + "in %d x %d blocks of %d x %d, %d steps", config.flow().name().toLowerCase(Locale.ROOT), config.radius(), config.reynolds(),
-                config.tau(), config.velocity(), config.totalX(), config.totalY(), config.blocksX(), config.blocksY(), config.cellsX(),
-                config.cellsY(), config.steps());
+        return String.format(Locale.ROOT, "D2Q9 flow past a cylinder (%s, radius %d, Re %.0f, tau %s, peak velocity %s), %s, %d steps",
+                config.flow().name().toLowerCase(Locale.ROOT), config.radius(), config.reynolds(), config.tau(), config.velocity(),
+                config.grid().describe(), config.steps());
     }
 
     @Override

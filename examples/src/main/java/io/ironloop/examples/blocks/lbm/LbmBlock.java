@@ -47,8 +47,8 @@ public final class LbmBlock implements HaloBlock {
     /** Block {@code id} of {@code grid} under {@code config}, at the equilibrium of the inflow profile. */
     LbmBlock(int id, Grid2D grid, LbmConfig config) {
         this.id = id;
-        this.nx = config.cellsX();
-        this.ny = config.cellsY();
+        this.nx = config.grid().cellsX();
+        this.ny = config.grid().cellsY();
         this.sx = nx + 2;
         this.cells = sx * (ny + 2);
         this.omega = 1 / config.tau();
@@ -82,8 +82,8 @@ public final class LbmBlock implements HaloBlock {
 
     /** Marks solid cells and sets every cell, halo included, to the equilibrium of the inflow profile (solid: at rest). */
     private void initialise(LbmConfig c) {
-        int totalX = c.totalX();
-        int totalY = c.totalY();
+        int totalX = c.grid().totalX();
+        int totalY = c.grid().totalY();
         double r2 = (double) c.radius() * c.radius();
         for (int y = 0; y <= ny + 1; y++) {
             int gy = originY + y;

@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks.lbm;
 
+import io.ironloop.examples.blocks.BlockGrid;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -8,18 +9,15 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The settings of a D2Q9 lattice-Boltzmann flow past a cylinder on blocks, in lattice units: a
- * {@code blocksX × blocksY} grid of blocks of {@code cellsX × cellsY} cells, the number of steps, the BGK
+ * The settings of a D2Q9 lattice-Boltzmann flow past a cylinder on blocks, in lattice units: the grid of blocks
+ * and cells (x is the flow direction), the number of steps, the BGK
  * relaxation time {@code tau} (viscosity {@code (tau − 1/2) / 3}), the peak velocity of the parabolic inflow
  * profile, the cylinder's radius in cells (0: no cylinder) and the kind of flow.
  *
  * <p>The cylinder's centre is at one fifth of the channel's length and half a cell above its middle (so that the
  * wake is not perfectly symmetric and can start to shed). Two presets: {@link #test()} and {@link #demo()}.
  *
- * @param blocksX blocks along x (the flow direction), at least 1
- * @param blocksY blocks along y, at least 1
- * @param cellsX cells of a block along x, at least 1
- * @param cellsY cells of a block along y, at least 1
+ * @param grid the blocks and their cells
  * @param steps time steps of a complete run, at least 1
  * @param tau BGK relaxation time, in (0.5, 2]
  * @param velocity the peak inflow velocity (initial peak velocity of a periodic flow), in (0, 0.2]: a lattice Mach
@@ -27,8 +25,7 @@ import java.util.Set;
  * @param radius the cylinder's radius in cells, 0 for none; the cylinder must lie inside the channel
  * @param flow a channel with inflow and outflow, or a closed periodic one
  */
-public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long steps, double tau, double velocity, int radius,
-        Flow flow) {
+public record LbmConfig(BlockGrid grid, long steps, double tau, double velocity, int radius, Flow flow) {
 
     /** How the channel's ends behave. Its long sides (south and north) are always no-slip walls. */
     public enum Flow {
@@ -38,23 +35,20 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
         PERIODIC
     }
 
-    /** The largest number of cells of one block with its halo. */
-    static final int MAX_BLOCK_CELLS = 1 << 22;
-
     /** Checks every rule; see {@link Builder}. */
     public LbmConfig {
-        new Builder().blocks(blocksX, blocksY).cells(cellsX, cellsY).steps(steps).tau(tau).velocity(velocity).radius(radius).flow(flow)
+        new Builder().grid(grid).steps(steps).tau(tau).velocity(velocity).radius(radius).flow(flow)
                 .check();
     }
 
     /** The test size: 4 × 2 blocks of 16 × 16 cells (64 × 32), a cylinder of radius 4, 100 steps. */
     public static LbmConfig test() {
-        return new LbmConfig(4, 2, 16, 16, 100, 0.6, 0.1, 4, Flow.CHANNEL);
+        return new LbmConfig(new BlockGrid(4, 2, 16, 16), 100, 0.6, 0.1, 4, Flow.CHANNEL);
     }
 
     /** The demo size: 8 × 2 blocks of 40 × 40 cells (320 × 80), a cylinder of radius 8 (Reynolds number 48), 600 steps. */
     public static LbmConfig demo() {
-        return new LbmConfig(8, 2, 40, 40, 600, 0.6, 0.1, 8, Flow.CHANNEL);
+        return new LbmConfig(new BlockGrid(8, 2, 40, 40), 600, 0.6, 0.1, 8, Flow.CHANNEL);
     }
 
     /** A builder with no field set. */
@@ -65,26 +59,13 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
     /** A builder that starts from this configuration; each field may be set once more. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.blocksX = blocksX;
-        b.blocksY = blocksY;
-        b.cellsX = cellsX;
-        b.cellsY = cellsY;
+        b.grid = grid;
         b.steps = steps;
         b.tau = tau;
         b.velocity = velocity;
         b.radius = radius;
         b.flow = flow;
         return b;
-    }
-
-    /** Cells of the channel along x. */
-    public int totalX() {
-        return blocksX * cellsX;
-    }
-
-    /** Cells of the channel along y. */
-    public int totalY() {
-        return blocksY * cellsY;
     }
 
     /** The kinematic viscosity, {@code (tau − 1/2) / 3}. */
@@ -99,20 +80,20 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
 
     /** The x coordinate of the cylinder's centre (cell {@code i} spans {@code [i, i + 1)}). */
     public double cylinderX() {
-        return totalX() / 5.0;
+        return grid.totalX() / 5.0;
     }
 
     /** The y coordinate of the cylinder's centre. */
     public double cylinderY() {
-        return totalY() / 2.0 + 0.5;
+        return grid.totalY() / 2.0 + 0.5;
     }
 
     /** The settings as ordered name/value strings, fingerprinted into the run's disk lines. */
     public Map<String, String> settings() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("app", "lbm-cylinder");
-        m.put("blocks", blocksX + "x" + blocksY);
-        m.put("cells", cellsX + "x" + cellsY);
+        m.put("blocks", grid.blocksX() + "x" + grid.blocksY());
+        m.put("cells", grid.cellsX() + "x" + grid.cellsY());
         m.put("steps", Long.toString(steps));
         m.put("tau", Double.toString(tau));
         m.put("velocity", Double.toString(velocity));
@@ -128,10 +109,7 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
      */
     public static final class Builder {
         private final Set<String> set = new HashSet<>();
-        private int blocksX;
-        private int blocksY;
-        private int cellsX;
-        private int cellsY;
+        private BlockGrid grid;
         private long steps;
         private double tau = Double.NaN;
         private double velocity = Double.NaN;
@@ -141,26 +119,10 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
         private Builder() {
         }
 
-        /** The grid of blocks, at least 1 × 1, at most 2^20 blocks. */
-        public Builder blocks(int x, int y) {
-            once("blocks");
-            if (x < 1 || y < 1 || (long) x * y > 1 << 20) {
-                throw new IllegalArgumentException("blocks must be at least 1 x 1 and at most 2^20 in all, not " + x + " x " + y);
-            }
-            blocksX = x;
-            blocksY = y;
-            return this;
-        }
-
-        /** The cells of one block, at least 1 × 1, with its halo at most 2^22. */
-        public Builder cells(int x, int y) {
-            once("cells");
-            if (x < 1 || y < 1 || (long) (x + 2) * (y + 2) > MAX_BLOCK_CELLS) {
-                throw new IllegalArgumentException("cells per block must be at least 1 x 1 and, with a one-cell halo, at most 2^22, not "
-                        + x + " x " + y);
-            }
-            cellsX = x;
-            cellsY = y;
+        /** The blocks and their cells. */
+        public Builder grid(BlockGrid value) {
+            once("grid");
+            grid = Objects.requireNonNull(value, "grid");
             return this;
         }
 
@@ -215,26 +177,22 @@ public record LbmConfig(int blocksX, int blocksY, int cellsX, int cellsY, long s
          * The configuration.
          *
          * @throws IllegalStateException if a field is not set
-         * @throws IllegalArgumentException if the channel is too long for an int or the cylinder does not fit it
+         * @throws IllegalArgumentException if the cylinder does not fit the channel
          */
         public LbmConfig build() {
             check();
-            return new LbmConfig(blocksX, blocksY, cellsX, cellsY, steps, tau, velocity, radius, flow);
+            return new LbmConfig(grid, steps, tau, velocity, radius, flow);
         }
 
         private void check() {
             // a field never set keeps its impossible initial value
-            String missing = blocksX == 0 ? "blocks" : cellsX == 0 ? "cells" : steps == 0 ? "steps" : Double.isNaN(tau) ? "tau"
+            String missing = grid == null ? "grid" : steps == 0 ? "steps" : Double.isNaN(tau) ? "tau"
                     : Double.isNaN(velocity) ? "velocity" : radius < 0 ? "radius" : flow == null ? "flow" : null;
             if (missing != null) {
                 throw new IllegalStateException("lbm configuration: " + missing + " is not set");
             }
-            long nx = (long) blocksX * cellsX;
-            long ny = (long) blocksY * cellsY;
-            if (nx > Integer.MAX_VALUE || ny > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("the channel of " + blocksX + " x " + blocksY + " blocks of " + cellsX + " x " + cellsY
-                        + " cells has more than 2^31 - 1 cells along an axis");
-            }
+            int nx = grid.totalX();
+            int ny = grid.totalY();
             // one fluid cell at least between the cylinder and each wall, and the cylinder a fifth of the way in
             if (radius > 0 && (ny / 2.0 + 0.5 + radius > ny - 1 || ny / 2.0 + 0.5 - radius < 1 || nx / 5.0 - radius < 1)) {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "a cylinder of radius %d at (%.1f, %.1f) does not fit a "

@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks.heat;
 
+import io.ironloop.examples.blocks.BlockGrid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class HeatBlocksTest {
     /** Small and uneven on purpose: 3 × 2 blocks of 5 × 4 cells, so blocks, ranks and edges do not line up. */
-    private static final HeatBlocksConfig SMALL = new HeatBlocksConfig(3, 2, 5, 4, 40, 1.0, 0.0);
+    private static final HeatBlocksConfig SMALL = new HeatBlocksConfig(new BlockGrid(3, 2, 5, 4), 40, 1.0, 0.0);
 
     @TempDir
     Path dir;
@@ -39,7 +40,7 @@ class HeatBlocksTest {
     @Test
     void run_manySteps_approachesTheSteadyMeanAndStaysWithinTheEdgeTemperatures() {
         // a square domain: the steady mean is a quarter of the way from cold to hot (four rotated problems add to hot)
-        HeatBlocksConfig c = new HeatBlocksConfig(2, 2, 8, 8, 3000, 2.0, -1.0);
+        HeatBlocksConfig c = new HeatBlocksConfig(new BlockGrid(2, 2, 8, 8), 3000, 2.0, -1.0);
         double[] mean = new double[3];
         InJvmBlockRuns.onOneRank(new HeatBlocks(c), loop -> {
             double cells = 16.0 * 16.0;
@@ -62,7 +63,7 @@ class HeatBlocksTest {
 
     @Test
     void step_heatChangeEqualsAQuarterOfTheInflowThroughTheEdges() {
-        HeatBlocks heat = new HeatBlocks(new HeatBlocksConfig(3, 2, 6, 5, 1, 1.0, 0.0));
+        HeatBlocks heat = new HeatBlocks(new HeatBlocksConfig(new BlockGrid(3, 2, 6, 5), 1, 1.0, 0.0));
         InJvmBlockRuns.onOneRank(heat, loop -> loop.run(25, step -> {
             step.exchangeHalos();
             double before = step.sum(HeatBlock::total);

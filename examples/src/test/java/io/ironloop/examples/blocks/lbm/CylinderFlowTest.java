@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks.lbm;
 
+import io.ironloop.examples.blocks.BlockGrid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class CylinderFlowTest {
     /** Small and uneven on purpose: 3 × 2 blocks of 6 × 5 cells (18 × 10), a cylinder of radius 2. */
-    private static final LbmConfig SMALL = new LbmConfig(3, 2, 6, 5, 40, 0.6, 0.1, 2, LbmConfig.Flow.CHANNEL);
+    private static final LbmConfig SMALL = new LbmConfig(new BlockGrid(3, 2, 6, 5), 40, 0.6, 0.1, 2, LbmConfig.Flow.CHANNEL);
 
     @TempDir
     Path dir;
@@ -43,8 +44,8 @@ class CylinderFlowTest {
     @ParameterizedTest
     @EnumSource(LbmConfig.Flow.class)
     void run_channelCutIntoBlocksOrNot_sameVelocityInEveryCell(LbmConfig.Flow kind) {
-        LbmConfig cut = new LbmConfig(3, 2, 6, 5, 60, 0.6, 0.1, 2, kind);
-        LbmConfig whole = cut.toBuilder().blocks(1, 1).cells(18, 10).build();
+        LbmConfig cut = new LbmConfig(new BlockGrid(3, 2, 6, 5), 60, 0.6, 0.1, 2, kind);
+        LbmConfig whole = cut.toBuilder().grid(new BlockGrid(1, 1, 18, 10)).build();
         double[][] a = velocities(new CylinderFlow(cut));
         double[][] b = velocities(new CylinderFlow(whole));
         assertThat(a).isDeepEqualTo(b);
@@ -52,7 +53,7 @@ class CylinderFlowTest {
 
     @Test
     void run_periodicChannel_massConservedToRoundOff() {
-        CylinderFlow flow = new CylinderFlow(new LbmConfig(4, 2, 10, 8, 1, 0.55, 0.1, 3, LbmConfig.Flow.PERIODIC));
+        CylinderFlow flow = new CylinderFlow(new LbmConfig(new BlockGrid(4, 2, 10, 8), 1, 0.55, 0.1, 3, LbmConfig.Flow.PERIODIC));
         double[] mass = new double[2];
         InJvmBlockRuns.onOneRank(flow, loop -> {
             mass[0] = loop.sum(LbmBlock::mass);
@@ -69,8 +70,8 @@ class CylinderFlowTest {
         InJvmBlockRuns.onOneRank(flow, loop -> {
             loop.run(c.steps(), flow::step);
             double max = 0;
-            for (int gx = 0; gx < c.totalX(); gx++) {
-                for (int gy = 0; gy < c.totalY(); gy++) {
+            for (int gx = 0; gx < c.grid().totalX(); gx++) {
+                for (int gy = 0; gy < c.grid().totalY(); gy++) {
                     double[] u = velocity(loop, gx, gy);
                     assertThat(Double.isFinite(u[0]) && Double.isFinite(u[1])).as("velocity at (%d, %d) is finite", gx, gy).isTrue();
                     max = Math.max(max, Math.hypot(u[0], u[1]));
@@ -95,12 +96,12 @@ class CylinderFlowTest {
 
     private static double[][] velocities(CylinderFlow flow) {
         LbmConfig c = flow.config();
-        double[][] u = new double[c.totalX() * c.totalY()][];
+        double[][] u = new double[c.grid().totalX() * c.grid().totalY()][];
         InJvmBlockRuns.onOneRank(flow, loop -> {
             loop.run(c.steps(), flow::step);
-            for (int gx = 0; gx < c.totalX(); gx++) {
-                for (int gy = 0; gy < c.totalY(); gy++) {
-                    u[gy * c.totalX() + gx] = velocity(loop, gx, gy);
+            for (int gx = 0; gx < c.grid().totalX(); gx++) {
+                for (int gy = 0; gy < c.grid().totalY(); gy++) {
+                    u[gy * c.grid().totalX() + gx] = velocity(loop, gx, gy);
                 }
             }
         });

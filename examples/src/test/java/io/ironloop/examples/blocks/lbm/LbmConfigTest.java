@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks.lbm;
 
+import io.ironloop.examples.blocks.BlockGrid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -11,9 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LbmConfigTest {
     @Test
     void builder_everyFieldSet_buildsTheRecord() {
-        LbmConfig c = LbmConfig.builder().blocks(4, 2).cells(16, 16).steps(10).tau(0.6).velocity(0.1).radius(4)
+        LbmConfig c = LbmConfig.builder().grid(new BlockGrid(4, 2, 16, 16)).steps(10).tau(0.6).velocity(0.1).radius(4)
                 .flow(LbmConfig.Flow.PERIODIC).build();
-        assertThat(c).isEqualTo(new LbmConfig(4, 2, 16, 16, 10, 0.6, 0.1, 4, LbmConfig.Flow.PERIODIC));
+        assertThat(c).isEqualTo(new LbmConfig(new BlockGrid(4, 2, 16, 16), 10, 0.6, 0.1, 4, LbmConfig.Flow.PERIODIC));
         assertThat(c.settings()).containsEntry("flow", "periodic").containsEntry("radius", "4").containsEntry("tau", "0.6");
     }
 
@@ -38,8 +39,6 @@ class LbmConfigTest {
 
     @Test
     void builder_otherBadValues_rejected() {
-        assertThatThrownBy(() -> LbmConfig.builder().blocks(0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LbmConfig.builder().cells(1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LbmConfig.builder().steps(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LbmConfig.builder().radius(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LbmConfig.builder().flow(null)).isInstanceOf(NullPointerException.class);
@@ -53,7 +52,7 @@ class LbmConfigTest {
 
     @Test
     void build_fieldMissing_illegalStateNamingIt() {
-        assertThatThrownBy(() -> LbmConfig.builder().blocks(1, 1).cells(20, 20).steps(1).tau(0.6).velocity(0.1).radius(2).build())
+        assertThatThrownBy(() -> LbmConfig.builder().grid(new BlockGrid(1, 1, 20, 20)).steps(1).tau(0.6).velocity(0.1).radius(2).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("flow is not set");
     }
 
@@ -61,12 +60,12 @@ class LbmConfigTest {
     void build_cylinderTooLargeForTheChannel_rejectedWithTheFigures() {
         assertThatThrownBy(() -> LbmConfig.test().toBuilder().radius(15).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("radius 15").hasMessageContaining("64 x 32 cells");
-        assertThatThrownBy(() -> new LbmConfig(1, 1, 10, 40, 1, 0.6, 0.1, 2, LbmConfig.Flow.CHANNEL))
+        assertThatThrownBy(() -> new LbmConfig(new BlockGrid(1, 1, 10, 40), 1, 0.6, 0.1, 2, LbmConfig.Flow.CHANNEL))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not fit");
     }
 
     @Test
     void build_noCylinder_fitsAnyChannel() {
-        assertThat(new LbmConfig(1, 1, 1, 1, 1, 0.6, 0.1, 0, LbmConfig.Flow.PERIODIC).reynolds()).isZero();
+        assertThat(new LbmConfig(new BlockGrid(1, 1, 1, 1), 1, 0.6, 0.1, 0, LbmConfig.Flow.PERIODIC).reynolds()).isZero();
     }
 }
