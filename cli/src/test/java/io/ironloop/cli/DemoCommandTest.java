@@ -202,8 +202,8 @@ class DemoCommandTest {
 
     @Test
     void demo_unknownAppOrSize_usageError() {
-        assertThat(demo("heat")).isEqualTo(2);
-        assertThat(err()).contains("unknown app 'heat'");
+        assertThat(demo("nbody")).isEqualTo(2);
+        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat or lbm");
         assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
         assertThat(err()).contains("--size must be test or demo");
     }
