@@ -1,24 +1,14 @@
 package io.ironloop.examples.blocks;
 
 import io.ironloop.ConfigurationException;
-import io.ironloop.config.ParameterTable;
-import io.ironloop.config.Parameters;
-import io.ironloop.core.EngineKeys;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.group.ProcessFailedException;
-import io.ironloop.group.GroupKeys;
-import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
-import io.ironloop.runtime.RuntimeKeys;
 import io.ironloop.runtime.blocks.Block;
-import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.RecoveryFailedException;
-import io.ironloop.runtime.trigger.TriggerKeys;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -27,18 +17,11 @@ import java.util.function.Function;
  * prints {@code result sha256=<hex>} ({@link BlockLoop#digest()}) on standard output from the current rank 0
  * only. Progress goes to standard error.
  *
- * <p>Exit status: 0 done; 1 the job cannot go on (online recovery impossible, or a rank failed outside the
- * loop, where the loop cannot recover): one line on standard error says which, and the supervisor may
+ * <p>Exit status: 0 done; 1 the job cannot go on (online recovery impossible, or a rank failed where the loop
+ * does not recover, e.g. while the group forms): one line on standard error says which, and the supervisor may
  * relaunch the job, which resumes from the newest disk line; 2 usage or configuration error.
  */
 public final class BlockRankMain {
-    /**
-     * The keys a rank reads: the block loop's and every other key of the runtime, since a parameter file made for
-     * {@code ironloop run} (or {@code ironloop demo}) may hold any of them — {@link BlockLoop#TABLE} lacks the
-     * trigger keys and would refuse such a file.
-     */
-    static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, RuntimeKeys.ALL, GroupKeys.ALL, TriggerKeys.ALL, BlockKeys.ALL);
-
     private final PrintStream out;
     private final PrintStream err;
 
@@ -85,7 +68,7 @@ public final class BlockRankMain {
         LauncherLink launcher = LauncherLink.get();
         long start = System.nanoTime();
         try (BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
-                .parameters(parameters()).subscribe(new LauncherProgress(launcher)).start()) {
+                .subscribe(new LauncherProgress(launcher)).start()) {
             boolean leader = loop.group().rank() == 0;
             if (leader) {
                 err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%d%s%n", name, example.describe(),
@@ -110,21 +93,15 @@ public final class BlockRankMain {
             err.println(name + ": cannot recover inside the job (lost ranks " + e.lostWorldRanks() + "): " + e.getMessage());
             return 1;
         } catch (ProcessFailedException e) {
-            // a failure outside run() (while joining, or at the final digest): the loop recovers only inside run()
-            err.println(name + ": rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks()
-                    + " failed outside the step loop; exiting so that the supervisor relaunches the job from its disk lines");
+            // a failure the loop cannot recover from inside, e.g. while the group forms at start
+            err.println(name + ": rank" + (e.failedRanks().size() > 1 ? "s " : " ") + e.failedRanks() + " failed where the loop"
+                    + " cannot recover inside the job; exiting so that the supervisor relaunches the job from its disk lines");
             return 1;
         } catch (ConfigurationException e) {
             launcher.error(e); // tells the supervisor that restarting cannot help
             err.println(name + ": " + e.getMessage());
             return 2;
         }
-    }
-
-    /** The launcher's parameter file ({@code IRONLOOP_PARAMS}) and {@code IRONLOOP_<KEY>} variables, as the block loop reads them. */
-    private static Parameters parameters() {
-        String file = System.getenv(LaunchEnvironment.PARAMS);
-        return Parameters.load(TABLE, file == null || file.isBlank() ? null : Path.of(file), System.getenv(), Map.of());
     }
 
     private static void pause(long millis) {
