@@ -33,7 +33,11 @@ final class LauncherProgress implements Consumer<RuntimeEvent> {
             launcher.restored(e.iteration());
         } else if (event instanceof RuntimeEvent.OnlineProtection e) {
             // tells the supervisor that this job recovers a lost rank inside itself
-            launcher.event("online-protection", Map.of("levels", e.levels(), "memory_factor", e.memoryFactor(), "spares", e.spares()));
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("levels", e.levels());
+            fields.put("memory_factor", e.memoryFactor());
+            fields.put("spares", e.spares());
+            launcher.event("online-protection", fields);
         } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("lost", e.lostWorldRanks().stream().sorted().toList());
