@@ -13,19 +13,29 @@ import java.util.OptionalLong;
  * @param signal the signal the launcher received during the attempt, if any
  * @param usageError why the run cannot do what was asked, if found during the attempt
  * @param error the exception a rank reported before ending (the cause, whichever rank exited first), if any
+ * @param online the ranks lost and recovered online, and why that failed if it did
  */
 record AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
-        Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error) {
+        Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error, OnlineLosses.Summary online) {
+
+    AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
+            Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error) {
+        this(status, failedRank, iteration, injected, signal, usageError, error, OnlineLosses.Summary.NONE);
+    }
 
     AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
             Optional<LauncherSignal> signal, Optional<String> usageError) {
         this(status, failedRank, iteration, injected, signal, usageError, Optional.empty());
     }
 
-    /** What failed: the rank's own error when it reported one, else which rank exited how. */
+    /**
+     * What failed: the rank's own error when it reported one, else which rank exited how; then why the
+     * survivors did not recover online, when they tried.
+     */
     String cause() {
-        return error.map(RankError::describe)
-                .orElseGet(() -> "rank " + failedRank + " exited with " + ExitStatuses.describe(status));
+        String failed = error.map(RankError::describe)
+                .orElseGet(() -> failedRank < 0 ? "" : "rank " + failedRank + " exited with " + ExitStatuses.describe(status));
+        return online.failure().map(f -> failed.isEmpty() ? f : failed + "; " + f).orElse(failed);
     }
 
     boolean succeeded() {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Units;
 import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.group.launch.RankBootstrap;
 import java.io.IOException;
 import java.time.Duration;
@@ -33,6 +34,10 @@ import java.util.stream.Collectors;
  * {@link StoppedRanks} decides — at once when the attempt is ending anyway (a rank failed or exited 0, the
  * ranks are being stopped, the launcher got a signal) or another rank reported it failed, otherwise once it
  * has stayed stopped too long. Its exit then fails the attempt like any other.
+ *
+ * <p>When every rank declared that it recovers online ({@link OnlineLosses}), a rank's exit — a crash, an
+ * injected or external SIGKILL, a stopped rank killed — does not end the attempt: the loss is recorded and the
+ * others keep running until they report the recovery, or fail to in time.
  */
 final class JobAttempt {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,18 +71,20 @@ final class JobAttempt {
     private String usageError;
     private RankError error;
     private final StoppedRanks stoppedRanks;
+    private final OnlineLosses online;
     private boolean finishedRank;
 
     JobAttempt(Job job, int attempt) {
         this.job = job;
         this.attempt = attempt;
-        this.size = job.spec().ranks();
+        this.size = job.spec().worldSize();
         this.ranks = new RankProcess[size];
         this.connections = new RankConnection[size];
         this.statuses = new Integer[size];
         this.lastIteration = new long[size];
         this.resumedAt = new long[size];
         this.stoppedRanks = new StoppedRanks(ranks);
+        this.online = new OnlineLosses(attempt, size, job.spec().recoveryDeadline(), job.timeline(), job.log());
         for (int r = 0; r < size; r++) {
             sync.add(Set.of());
             lastIteration[r] = -1;
@@ -106,6 +113,10 @@ final class JobAttempt {
             for (RankProcess p : ranks) {
                 p.awaitOutput(OUTPUT_DRAIN);
             }
+            if (failedRank < 0 && !online.unreported().isEmpty()) {
+                job.log().warn("the surviving ranks exited 0 without reporting an online recovery from the loss of ranks "
+                        + online.unreported());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LaunchException("the supervisor was interrupted during attempt " + attempt
@@ -124,7 +135,7 @@ final class JobAttempt {
         }
         boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
         return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
-                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error));
+                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error), online.summary());
     }
 
     /**
@@ -159,6 +170,7 @@ final class JobAttempt {
         String peers = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
         job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
                 fields("attempt", attempt, "peers", peers));
+        RankHosts hosts = RankHosts.of(spec);
         for (int r = 0; r < size; r++) {
             Map<String, String> env = new LinkedHashMap<>(spec.environment());
             env.put(LaunchEnvironment.RANK, Integer.toString(r));
@@ -168,6 +180,8 @@ final class JobAttempt {
             env.put(LaunchEnvironment.SECRET_FILE, job.secretFile());
             env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
             env.put(LaunchEnvironment.LAUNCHER, job.control());
+            env.put(LaunchEnvironment.SPARES, Integer.toString(spec.spares()));
+            env.put(LaunchEnvironment.HOST, hosts.of(r));
             spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
             if (spec.fresh() && attempt == 0) {
                 env.put("IRONLOOP_FRESH", "true");
@@ -209,6 +223,10 @@ final class JobAttempt {
         if (stopAt != null && stopAt.isBefore(next)) {
             next = stopAt;
         }
+        Optional<Instant> recovery = online.nextDeadline();
+        if (recovery.isPresent() && recovery.get().isBefore(next)) {
+            next = recovery.get();
+        }
         if (!stopping) {
             for (Fault.Preemption p : job.faults().pendingPreemptions()) {
                 Instant due = job.faults().dueTime(p);
@@ -225,7 +243,8 @@ final class JobAttempt {
         if (stopAt != null && !now.isBefore(stopAt)) {
             stopAt = null;
             if (!stopping) {
-                stopAll("rank " + failedRank + " failed and the others did not exit within --settle ("
+                stopAll((failedRank >= 0 ? "rank " + failedRank + " failed" : "the online recovery failed")
+                        + " and the others did not exit within --settle ("
                         + Units.formatDuration(job.spec().settle()) + ")");
             }
         }
@@ -242,6 +261,7 @@ final class JobAttempt {
         if (stopping) {
             return;
         }
+        online.overdue(now).ifPresent(this::recoveryFailed);
         for (Fault.Preemption p : job.faults().pendingPreemptions()) {
             RankProcess rp = ranks[p.rank()];
             if (!now.isBefore(job.faults().dueTime(p)) && statuses[p.rank()] == null && rp.isAlive()) {
@@ -286,11 +306,17 @@ final class JobAttempt {
         if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
             return;
         }
+        Long iteration = lastIteration[r] >= 0 ? lastIteration[r] : null;
+        if (!stopping && live > 0 && error == null && online.protects()) {
+            online.lost(e, iteration, injected.contains(r), "exited with " + ExitStatuses.describe(e.status())
+                    + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
+                    + (iteration != null ? " after reporting iteration " + iteration : ""));
+            return;
+        }
         failedRank = r;
         failedStatus = e.status();
         job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.FAILURE_DETECTED,
-                fields("status", e.status(), "iteration", lastIteration[r] >= 0 ? lastIteration[r] : null,
-                        "injected", injected.contains(r)));
+                fields("status", e.status(), "iteration", iteration, "injected", injected.contains(r)));
         job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
                 + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
                 + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
@@ -444,8 +470,30 @@ final class JobAttempt {
             resumedAt[r] = node.path("iteration").asLong();
         } else if (RankError.EVENT.equals(type)) {
             rankError(r, node);
-        } else if ("detected".equals(type)) {
+        } else if (LauncherLink.DETECTED.equals(type)) {
             detected(r, node.path("failed"));
+        } else if (LauncherLink.PROTECTION.equals(type)) {
+            online.declared(r, node);
+        } else if (LauncherLink.RECOVERED.equals(type) && !stopping && failedRank < 0) {
+            online.recovered(r, node);
+        } else if (LauncherLink.RECOVERY_IMPOSSIBLE.equals(type) && !stopping && failedRank < 0) {
+            recoveryFailed(online.impossible(r, node));
+        }
+    }
+
+    /**
+     * The survivors of a loss did not recover online: the attempt fails, charged to the lost rank. Survivors that
+     * said so exit by themselves (within --settle); silent ones are stopped now.
+     */
+    private void recoveryFailed(OnlineLosses.Failure f) {
+        if (f.rank() >= 0) {
+            failedRank = f.rank();
+            failedStatus = f.status();
+        }
+        if (f.stopNow()) {
+            stopAll(f.cause());
+        } else if (live > 0 && stopAt == null) {
+            stopAt = Instant.now().plus(job.spec().settle());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ironloop.cli.launch;
 
+import io.ironloop.group.GroupConfig;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -36,9 +38,18 @@ public final class LaunchSpec {
     /** Default number of consecutive failed attempts at the same iteration that stops restarting. */
     public static final int DEFAULT_STORM_LIMIT = 3;
 
+    /**
+     * Added to the group's failure-detection time to give the survivors of a loss their deadline for
+     * reporting an online recovery (see {@link Builder#recoveryDeadline}).
+     */
+    public static final Duration RECOVERY_MARGIN = Duration.ofSeconds(30);
+
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private final int ranks;
+    private final int spares;
+    private final OptionalInt fakeHosts;
+    private final Duration recoveryDeadline;
     private final int restarts;
     private final Application application;
     private final List<String> arguments;
@@ -66,6 +77,9 @@ public final class LaunchSpec {
 
     private LaunchSpec(Builder b) {
         ranks = b.ranks;
+        spares = b.spares == null ? 0 : b.spares;
+        fakeHosts = b.fakeHosts == null ? OptionalInt.empty() : OptionalInt.of(b.fakeHosts);
+        recoveryDeadline = b.recoveryDeadline == null ? defaultRecoveryDeadline() : b.recoveryDeadline;
         restarts = b.restarts == null ? 0 : b.restarts;
         application = b.application;
         arguments = List.copyOf(b.arguments);
@@ -99,9 +113,54 @@ public final class LaunchSpec {
         return new Builder();
     }
 
-    /** Number of ranks. */
+    /** Number of working ranks ({@code -n}), spares not included. */
     public int ranks() {
         return ranks;
+    }
+
+    /** Number of spare ranks started after the working ones ({@code --spares}), 0 by default. */
+    public int spares() {
+        return spares;
+    }
+
+    /** Number of rank JVMs an attempt starts, the size of their group: {@link #ranks()} + {@link #spares()}. */
+    public int worldSize() {
+        return ranks + spares;
+    }
+
+    /**
+     * How many fake hosts the ranks are spread over ({@code --fake-hosts}); empty: every rank gets this
+     * machine's host name. See {@link RankHosts}.
+     */
+    public OptionalInt fakeHosts() {
+        return fakeHosts;
+    }
+
+    /**
+     * How long the survivors of a loss in an online-protected attempt have to report that they recovered (or
+     * cannot), before the launcher stops the attempt and relaunches it.
+     */
+    public Duration recoveryDeadline() {
+        return recoveryDeadline;
+    }
+
+    /**
+     * The deadline for an online recovery under the group's default failure detection: its time to detect a
+     * failure ({@code TIME_MAX_WAIT} + {@code SLEEP_THREAD_TIME} + {@code GROUP_VERIFY_TIMEOUT}) + {@link #RECOVERY_MARGIN}.
+     */
+    public static Duration defaultRecoveryDeadline() {
+        return recoveryDeadline(GroupConfig.defaults());
+    }
+
+    /**
+     * The deadline for an online recovery under a group configuration: its time to detect a failure
+     * ({@code TIME_MAX_WAIT} + {@code SLEEP_THREAD_TIME} + {@code GROUP_VERIFY_TIMEOUT}) + {@link #RECOVERY_MARGIN}.
+     *
+     * @param group the ranks' group configuration (from the parameter file and environment they get)
+     * @return the deadline
+     */
+    public static Duration recoveryDeadline(GroupConfig group) {
+        return group.heartbeatTimeout().plus(group.heartbeatInterval()).plus(group.verifyTimeout()).plus(RECOVERY_MARGIN);
     }
 
     /** Maximum number of relaunches after a failed attempt (0: none). */
@@ -249,6 +308,9 @@ public final class LaunchSpec {
      */
     public static final class Builder {
         private Integer ranks;
+        private Integer spares;
+        private Integer fakeHosts;
+        private Duration recoveryDeadline;
         private Integer restarts;
         private Application application;
         private final List<String> arguments = new ArrayList<>();
@@ -297,6 +359,42 @@ public final class LaunchSpec {
                 throw new IllegalArgumentException("the number of ranks must be at least 1, got " + n);
             }
             ranks = n;
+            return this;
+        }
+
+        /** Spare ranks started after the {@link #ranks working ones}, at least 0 ({@code --spares}). */
+        public Builder spares(int s) {
+            once(spares, "spares");
+            if (s < 0) {
+                throw new IllegalArgumentException("--spares must not be negative, got " + s);
+            }
+            spares = s;
+            return this;
+        }
+
+        /**
+         * Spreads the ranks over {@code k} fake hosts (failure domains), at least 1 and at most the number of
+         * rank JVMs ({@code --fake-hosts}); see {@link RankHosts}.
+         */
+        public Builder fakeHosts(int k) {
+            once(fakeHosts, "fake hosts");
+            if (k < 1) {
+                throw new IllegalArgumentException("--fake-hosts must be at least 1, got " + k);
+            }
+            fakeHosts = k;
+            return this;
+        }
+
+        /**
+         * How long the survivors of a loss in an online-protected attempt have to report their recovery,
+         * positive (default {@link #defaultRecoveryDeadline()}; see {@link LaunchSpec#recoveryDeadline(GroupConfig)}).
+         */
+        public Builder recoveryDeadline(Duration d) {
+            once(recoveryDeadline, "recovery deadline");
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("the recovery deadline must be positive: " + d);
+            }
+            recoveryDeadline = d;
             return this;
         }
 
@@ -502,8 +600,8 @@ public final class LaunchSpec {
          * Checks the settings against each other and builds the spec; changes nothing.
          *
          * @throws IllegalStateException if ranks or the application is missing, a fault names a rank
-         *     that does not exist, a fault is repeated, a fault's iteration is past the last iteration,
-         *     or the maximum backoff is below the backoff
+         *     that does not exist (spares included), a fault is repeated, a fault's iteration is past the last
+         *     iteration, there are more fake hosts than rank JVMs, or the maximum backoff is below the backoff
          */
         public LaunchSpec build() {
             if (ranks == null) {
@@ -512,13 +610,18 @@ public final class LaunchSpec {
             if (application == null) {
                 throw new IllegalStateException("the application (main class or JAR) is required");
             }
+            int world = ranks + (spares == null ? 0 : spares);
+            if (fakeHosts != null && fakeHosts > world) {
+                throw new IllegalStateException("--fake-hosts " + fakeHosts + " is more than the " + world
+                        + " rank JVMs: every fake host needs a rank");
+            }
             Set<String> seen = new HashSet<>();
             List<Fault> faults = new ArrayList<>(atIteration);
             faults.addAll(preemptions);
             for (Fault f : faults) {
-                if (f.rank() >= ranks) {
+                if (f.rank() >= world) {
                     throw new IllegalStateException(f.describe() + ": rank " + f.rank() + " does not exist in a job of "
-                            + ranks + " ranks (0-" + (ranks - 1) + ")");
+                            + world + " ranks (0-" + (world - 1) + (world > ranks ? ", spares included" : "") + ")");
                 }
                 if (!seen.add(f.describe())) {
                     throw new IllegalStateException(f.describe() + " is given twice");

@@ -30,6 +30,9 @@ import java.util.stream.Collectors;
  * backoff while restarts remain, unless the same failure repeated ({@link LaunchSpec#stormLimit()}) or a
  * rank reported a deterministic error ({@link FailureVerdict}); the last line then carries the rank's own
  * message.
+ * When every rank declares that it recovers online ({@code LauncherLink.protection}), a rank's exit does not
+ * end the attempt: the others keep running and report their recovery, and only a job whose survivors cannot
+ * recover (or stay silent past {@link LaunchSpec#recoveryDeadline()}) is relaunched ({@link OnlineLosses}).
  * A signal {@link #deliver delivered} to the launcher is forwarded to the ranks and ends the run without
  * restart (130 for SIGINT, 143 for SIGTERM); a second one kills the ranks at once.
  *
@@ -108,16 +111,19 @@ public final class Launcher {
                     String.join(File.pathSeparator, spec.rankClasspath()),
                     spec, queue, timeline, faults, log, processes, reaper);
             timeline.supervisor(started, 0, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_STARTED,
-                    fields("job", jobId, "ranks", spec.ranks(), "restarts", spec.restarts(), "control", control.hostPort(),
-                            "main", spec.application().mainClass()));
-            log.info("job " + jobId + ": " + spec.ranks() + " rank" + (spec.ranks() == 1 ? "" : "s") + " of "
+                    fields("job", jobId, "ranks", spec.ranks(), "spares", spec.spares() > 0 ? spec.spares() : null,
+                            "restarts", spec.restarts(), "control", control.hostPort(), "main", spec.application().mainClass()));
+            log.info("job " + jobId + ": " + spec.ranks() + " rank" + (spec.ranks() == 1 ? "" : "s")
+                    + (spec.spares() > 0 ? " + " + spec.spares() + " spare" + (spec.spares() == 1 ? "" : "s") : "") + " of "
                     + spec.application().mainClass() + (spec.restarts() > 0 ? ", up to " + spec.restarts() + " restarts" : ""));
             Ending end = supervise(job);
             timeline.supervisor(end.attempts() - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_FINISHED,
-                    fields("status", end.status(), "attempts", end.attempts(), "iteration_events_not_kept",
+                    fields("status", end.status(), "attempts", end.attempts(), "relaunches", end.attempts() - 1,
+                            "online_recoveries", end.onlineRecoveries(), "iteration_events_not_kept",
                             timeline.droppedIterationEvents() > 0 ? timeline.droppedIterationEvents() : null));
             log.info(end.summary());
-            return new LaunchResult(end.status(), end.attempts(), started, timeline.snapshot(), end.summary());
+            return new LaunchResult(end.status(), end.attempts(), end.onlineRecoveries(), started, timeline.snapshot(),
+                    end.summary());
         } catch (IOException e) {
             throw new LaunchException("cannot open the launcher's control socket on loopback: " + e.getMessage(), e);
         } finally {
@@ -133,25 +139,27 @@ public final class Launcher {
     /** The event a rank sends when its job's completion record says there is nothing left to run. */
     static final String ALREADY_COMPLETE = "already-complete";
 
-    private record Ending(int status, int attempts, String summary) {
+    private record Ending(int status, int attempts, int onlineRecoveries, String summary) {
     }
 
     private Ending supervise(JobAttempt.Job job) {
         RestartPolicy policy = new RestartPolicy(spec.restarts(), spec.backoff(), spec.maxBackoff(), spec.stormLimit());
         FailureVerdict verdict = new FailureVerdict();
+        int recoveries = 0;
         for (int attempt = 0; ; attempt++) {
             AttemptOutcome outcome = new JobAttempt(job, attempt).run();
             int attempts = attempt + 1;
+            recoveries += outcome.online().recoveries();
             if (outcome.signal().isPresent()) {
                 LauncherSignal s = outcome.signal().get();
-                return new Ending(s.exitStatus(), attempts, "job " + job.id() + " stopped by " + s.signalName()
+                return new Ending(s.exitStatus(), attempts, recoveries, "job " + job.id() + " stopped by " + s.signalName()
                         + " (attempt " + attempt + "); not restarting; exit status " + s.exitStatus());
             }
             if (outcome.usageError().isPresent()) {
-                return new Ending(2, attempts, "job " + job.id() + " stopped: " + outcome.usageError().get());
+                return new Ending(2, attempts, recoveries, "job " + job.id() + " stopped: " + outcome.usageError().get());
             }
             if (outcome.status() == 0) {
-                return finished(job, attempts);
+                return finished(job, attempts, outcome.online(), recoveries);
             }
             String failure = outcome.cause();
             Optional<String> storm = policy.recordFailure(outcome);
@@ -159,18 +167,18 @@ public final class Launcher {
             if (deterministic.isPresent()) {
                 job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.DETERMINISTIC_FAILURE,
                         fields("message", deterministic.get()));
-                return new Ending(outcome.status(), attempts, "job " + job.id() + " failed in attempt " + attempt + ": "
+                return new Ending(outcome.status(), attempts, recoveries, "job " + job.id() + " failed in attempt " + attempt + ": "
                         + deterministic.get());
             }
             if (!policy.mayRestartAfter(attempt)) {
-                return new Ending(outcome.status(), attempts, "job " + job.id() + " failed in attempt " + attempt + ": "
+                return new Ending(outcome.status(), attempts, recoveries, "job " + job.id() + " failed in attempt " + attempt + ": "
                         + failure + (spec.restarts() > 0 ? "; no restarts left (--restarts " + spec.restarts() + ")" : ""));
             }
             if (storm.isPresent()) {
                 log.error(storm.get());
                 job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.RESTART_STORM,
                         fields("message", storm.get()));
-                return new Ending(outcome.status(), attempts, "job " + job.id() + " failed: " + storm.get());
+                return new Ending(outcome.status(), attempts, recoveries, "job " + job.id() + " failed: " + storm.get());
             }
             Duration delay = policy.delayBefore(attempt + 1);
             log.info("attempt " + attempt + " failed (" + failure + "); restarting in " + Units.formatDuration(delay)
@@ -180,13 +188,13 @@ public final class Launcher {
             Optional<LauncherSignal> signal = backoff(delay, job, attempt);
             if (signal.isPresent()) {
                 LauncherSignal s = signal.get();
-                return new Ending(s.exitStatus(), attempts, "job " + job.id() + " stopped by " + s.signalName()
+                return new Ending(s.exitStatus(), attempts, recoveries, "job " + job.id() + " stopped by " + s.signalName()
                         + " before restart " + (attempt + 1) + "; exit status " + s.exitStatus());
             }
         }
     }
 
-    private Ending finished(JobAttempt.Job job, int attempts) {
+    private Ending finished(JobAttempt.Job job, int attempts, OnlineLosses.Summary online, int recoveries) {
         List<Fault> unfired = job.faults().unfired();
         if (!unfired.isEmpty()) {
             String names = unfired.stream().map(Fault::describe).collect(Collectors.joining(", "));
@@ -203,12 +211,17 @@ public final class Launcher {
             log.error(message);
             job.timeline().supervisor(attempts - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.USAGE_ERROR,
                     fields("message", message));
-            return new Ending(2, attempts, "job " + job.id() + ": " + message);
+            return new Ending(2, attempts, recoveries, "job " + job.id() + ": " + message);
         }
-        return new Ending(0, attempts, "job " + job.id() + " finished: "
-                + (spec.ranks() == 1 ? "the rank" : "all " + spec.ranks() + " ranks") + " exited 0"
+        int world = spec.worldSize();
+        int survivors = world - online.lost().size();
+        String exited = online.lost().isEmpty() ? (world == 1 ? "the rank" : "all " + world + " ranks") + " exited 0"
+                : (survivors == 1 ? "the surviving rank" : "the " + survivors + " surviving ranks") + " exited 0 after losing rank"
+                        + (online.lost().size() == 1 ? " " : "s ") + online.lost();
+        return new Ending(0, attempts, recoveries, "job " + job.id() + " finished: " + exited
                 + (attempts > 1 ? " in attempt " + (attempts - 1) + " (after " + (attempts - 1) + " restart"
-                + (attempts > 2 ? "s" : "") + ")" : ""));
+                + (attempts > 2 ? "s" : "") + ")" : "")
+                + (recoveries > 0 ? "; " + recoveries + " online recover" + (recoveries == 1 ? "y" : "ies") : ""));
     }
 
     /** Waits before a restart; returns the signal that cut the wait short, if any. */

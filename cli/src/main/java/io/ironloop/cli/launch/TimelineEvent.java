@@ -44,6 +44,23 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     public static final String RANK_CONNECTED = "rank-connected";
     /** Supervisor: a rank exited; fields {@code status}, {@code signal} (when 128 + N). */
     public static final String RANK_EXITED = "rank-exited";
+    /**
+     * Supervisor: every rank of the attempt declared that it recovers online ({@code protection}), so a lost rank no
+     * longer ends the attempt; fields {@code ranks}, {@code deadline_s} (how long the survivors have to report a
+     * recovery).
+     */
+    public static final String ONLINE_PROTECTED = "online-protected";
+    /**
+     * Supervisor: a rank of an online-protected attempt exited non-zero and the others keep running; fields
+     * {@code status}, {@code iteration}, {@code injected}, {@code deadline_s} (absent when the survivors had already
+     * reported the recovery).
+     */
+    public static final String RANK_LOST = "rank-lost";
+    /**
+     * Supervisor: the online recovery of a loss failed — the survivors reported {@code recovery-impossible}, or
+     * nobody reported within the deadline — so the attempt fails; field {@code reason}.
+     */
+    public static final String ONLINE_RECOVERY_FAILED = "online-recovery-failed";
     /** Supervisor: the first non-zero exit of an attempt; fields {@code status}, {@code iteration}. */
     public static final String FAILURE_DETECTED = "failure-detected";
     /** Supervisor: the remaining ranks are being stopped; fields {@code signal}, {@code reason}. */
@@ -71,7 +88,7 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     public static final String CONNECTION_REFUSED = "connection-refused";
     /** Supervisor: the run cannot do what was asked (e.g. a fault past the last iteration); field {@code message}. */
     public static final String USAGE_ERROR = "usage-error";
-    /** Supervisor: the job ended; fields {@code status}, {@code attempts}. */
+    /** Supervisor: the job ended; fields {@code status}, {@code attempts}, {@code relaunches}, {@code online_recoveries}. */
     public static final String JOB_FINISHED = "job-finished";
 
     /** Who emitted an event. */

@@ -1,7 +1,9 @@
 package io.ironloop.group.launch;
 
 import io.ironloop.ConfigurationException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,8 @@ import java.util.Optional;
  *   <caption>Rank environment</caption>
  *   <tr><th>variable</th><th>meaning</th></tr>
  *   <tr><td>{@value #RANK}</td><td>this rank, 0 ≤ rank &lt; size</td></tr>
- *   <tr><td>{@value #SIZE}</td><td>number of ranks in the job</td></tr>
+ *   <tr><td>{@value #SIZE}</td><td>number of ranks in the job's group, spares included ({@code run -n N --spares S}
+ *       starts N + S)</td></tr>
  *   <tr><td>{@value #JOB}</td><td>job id (also on the command line as {@code -Dironloop.job=ID})</td></tr>
  *   <tr><td>{@value #PEERS}</td><td>comma-separated {@code 127.0.0.1:port} of every rank, in rank order;
  *       each port was free on loopback when the attempt started</td></tr>
@@ -25,6 +28,11 @@ import java.util.Optional;
  *   <tr><td>{@value #ATTEMPT}</td><td>0 for the first launch, then 1, 2, … after each restart</td></tr>
  *   <tr><td>{@value #LAUNCHER}</td><td>{@code host:port} of the launcher's control socket</td></tr>
  *   <tr><td>{@value #PARAMS}</td><td>absolute path of the parameter file, when one was given</td></tr>
+ *   <tr><td>{@value #SPARES}</td><td>how many of the ranks are spares: the last ones, ranks size − spares to
+ *       size − 1, idle until they adopt a lost rank's work ({@code run --spares S}); 0 when absent</td></tr>
+ *   <tr><td>{@value #HOST}</td><td>the failure domain (host) of this rank, for placing partner copies on
+ *       another host: the real host name, or {@code host-K} for rank r of M with {@code run --fake-hosts H}
+ *       (K = r × H / M, so consecutive ranks share a host); this host's name when absent</td></tr>
  * </table>
  *
  * @param rank this rank
@@ -35,9 +43,11 @@ import java.util.Optional;
  * @param attempt the launch attempt, 0 first
  * @param launcher the launcher's control socket
  * @param params the parameter file, when one was given
+ * @param spares how many of the {@code size} ranks are spares (the last ones), 0 ≤ spares &lt; size
+ * @param host this rank's failure domain: a host name, real or faked by the launcher
  */
 public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocketAddress> peers, Path secretFile,
-        int attempt, InetSocketAddress launcher, Optional<Path> params) {
+        int attempt, InetSocketAddress launcher, Optional<Path> params, int spares, String host) {
 
     /** Environment variable: this rank. */
     public static final String RANK = "IRONLOOP_RANK";
@@ -55,6 +65,10 @@ public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocke
     public static final String LAUNCHER = "IRONLOOP_LAUNCHER";
     /** Environment variable: absolute path of the parameter file (absent when none was given). */
     public static final String PARAMS = "IRONLOOP_PARAMS";
+    /** Environment variable: how many of the ranks are spares, the last ones (0 when absent). */
+    public static final String SPARES = "IRONLOOP_SPARES";
+    /** Environment variable: this rank's host (failure domain), real or faked (this host's name when absent). */
+    public static final String HOST = "IRONLOOP_HOST";
 
     /** System property on every rank's command line: the rank. */
     public static final String RANK_PROPERTY = "ironloop.rank";
@@ -64,11 +78,12 @@ public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocke
     /**
      * Checks the fields.
      *
-     * @throws IllegalArgumentException if a value is out of range or {@code peers} does not have
-     *     {@code size} entries
+     * @throws IllegalArgumentException if a value is out of range, {@code peers} does not have
+     *     {@code size} entries, or {@code host} is blank
      */
     public LaunchEnvironment {
         Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(host, "host");
         Objects.requireNonNull(secretFile, "secretFile");
         Objects.requireNonNull(launcher, "launcher");
         Objects.requireNonNull(params, "params");
@@ -79,6 +94,41 @@ public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocke
         }
         if (peers.size() != size) {
             throw new IllegalArgumentException(peers.size() + " peers for " + size + " ranks");
+        }
+        if (spares < 0 || spares >= size) {
+            throw new IllegalArgumentException(spares + " spares among " + size + " ranks: expected 0 <= spares < size");
+        }
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("the host must not be blank");
+        }
+    }
+
+    /**
+     * A launch environment without spares, on this host.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public LaunchEnvironment(int rank, int size, String jobId, List<InetSocketAddress> peers, Path secretFile,
+            int attempt, InetSocketAddress launcher, Optional<Path> params) {
+        this(rank, size, jobId, peers, secretFile, attempt, launcher, params, 0, localHostName());
+    }
+
+    /** Whether this rank is a spare: one of the last {@link #spares()} ranks. */
+    public boolean isSpare() {
+        return rank >= size - spares;
+    }
+
+    /**
+     * This machine's host name, the default {@value #HOST}: {@code InetAddress.getLocalHost()}'s name, or
+     * {@code localhost} when this host's name does not resolve.
+     *
+     * @return the host name
+     */
+    public static String localHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost"; // a machine without a resolvable name is still one failure domain
         }
     }
 
@@ -113,13 +163,17 @@ public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocke
             peers.add(address(PEERS, peer.trim()));
         }
         String params = env.get(PARAMS);
+        String spares = env.get(SPARES);
+        String host = env.get(HOST);
         try {
             return Optional.of(new LaunchEnvironment(rank, size, job, peers, Path.of(required(env, SECRET_FILE)),
                     attempt, address(LAUNCHER, launcher.trim()),
-                    params == null || params.isBlank() ? Optional.empty() : Optional.of(Path.of(params))));
+                    params == null || params.isBlank() ? Optional.empty() : Optional.of(Path.of(params)),
+                    spares == null || spares.isBlank() ? 0 : integer(env, SPARES),
+                    host == null || host.isBlank() ? localHostName() : host.trim()));
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException("inconsistent launcher environment: " + e.getMessage()
-                    + " (" + RANK + ", " + SIZE + ", " + ATTEMPT + ", " + PEERS + ")", e);
+                    + " (" + RANK + ", " + SIZE + ", " + ATTEMPT + ", " + PEERS + ", " + SPARES + ")", e);
         }
     }
 

@@ -2,7 +2,10 @@ package io.ironloop.group.launch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,14 +24,43 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code plan}: {@code iterations} — the last iteration number the run will report</li>
  *   <li>{@code iteration}: {@code iteration} — the rank starts this iteration</li>
- *   <li>{@code saved}: {@code iteration}, {@code level} — a checkpoint was committed</li>
+ *   <li>{@code saved}: {@code iteration}, {@code level} — a checkpoint was committed ({@code level}: {@code global},
+ *       {@code local}, {@code memory} for an in-memory snapshot with its partner copies, …)</li>
  *   <li>{@code restored}: {@code iteration} — state was restored; the loop resumes there</li>
  *   <li>{@code tasks-skipped}: {@code count} — finished tasks skipped after a restart</li>
  *   <li>{@code error}: {@code exception}, {@code message}, {@code configuration} — the rank ends with an
  *       exception ({@link #error})</li>
+ *   <li>{@value #DETECTED}: {@code failed} — world ranks this rank saw fail ({@link #detected})</li>
  * </ul>
+ *
+ * <p>Online recovery. A rank whose runtime recovers from lost ranks in the running job sends
+ * {@value #PROTECTION} {@code {"online": true}} right after it connects ({@link #protection}). Once every rank
+ * of the attempt did, the launcher no longer ends the attempt when a rank exits: it waits for the survivors'
+ * report, sent by rank 0 of the shrunk group only:
+ * <ul>
+ *   <li>{@value #SHRUNK}: {@code lost} (world ranks), {@code size} (of the new group), {@code shrink_s}
+ *       ({@link #shrunk})</li>
+ *   <li>{@value #RECOVERED}: {@code lost}, {@code iteration}, {@code source} ({@code memory} or {@code disk}),
+ *       {@code spares}, {@code detect_s}, {@code shrink_s}, {@code restore_s}, {@code rebalance_s}
+ *       ({@link #recovered}) — the job continues</li>
+ *   <li>{@value #RECOVERY_IMPOSSIBLE}: {@code lost}, {@code reason} ({@link #recoveryImpossible}) — the survivors
+ *       then exit non-zero and the launcher relaunches the job from disk</li>
+ * </ul>
+ * Without either report within the group's failure-detection time plus 30 s of a loss, the launcher stops
+ * the attempt and relaunches it. Durations are seconds ({@code double}).
  */
 public final class LauncherLink {
+    /** Event type: whether this rank's job recovers online from lost ranks; field {@code online}. */
+    public static final String PROTECTION = "protection";
+    /** Event type: world ranks this rank saw fail; field {@code failed}. */
+    public static final String DETECTED = "detected";
+    /** Event type: the survivors formed a smaller group; fields {@code lost}, {@code size}, {@code shrink_s}. */
+    public static final String SHRUNK = "shrunk";
+    /** Event type: the survivors recovered the lost ranks' state and continue; fields as {@link RecoveryReport}. */
+    public static final String RECOVERED = "recovered";
+    /** Event type: the survivors cannot recover online and will exit; fields {@code lost}, {@code reason}. */
+    public static final String RECOVERY_IMPOSSIBLE = "recovery-impossible";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final LauncherLink NONE = new LauncherLink(null);
     private static volatile LauncherLink current = NONE;
@@ -168,5 +200,89 @@ public final class LauncherLink {
         if (connection != null) {
             connection.send(ControlProtocol.message("tasks-skipped").put("count", count));
         }
+    }
+
+    /**
+     * Declares whether this rank's job recovers online from lost ranks. Send it once, right after the
+     * process starts (before the first iteration): only when every rank of the attempt declared
+     * {@code online}, a rank's exit no longer ends the attempt.
+     *
+     * @param online whether the survivors of a loss shrink the group and continue
+     */
+    public void protection(boolean online) {
+        if (connection != null) {
+            connection.send(ControlProtocol.message(PROTECTION).put("online", online));
+        }
+    }
+
+    /**
+     * Reports world ranks this rank saw fail; the launcher kills those that are stopped (SIGSTOP), since they
+     * are hung rather than slow.
+     *
+     * @param failed the world ranks
+     */
+    public void detected(Collection<Integer> failed) {
+        if (connection != null) {
+            ObjectNode node = ControlProtocol.message(DETECTED);
+            ranks(node, "failed", failed);
+            connection.send(node);
+        }
+    }
+
+    /**
+     * Reports that the survivors of a loss formed a smaller group. Sent by rank 0 of the new group only.
+     *
+     * @param lost the world ranks lost
+     * @param size the size of the new group
+     * @param shrink how long the shrink took
+     */
+    public void shrunk(Collection<Integer> lost, int size, Duration shrink) {
+        if (connection != null) {
+            ObjectNode node = ControlProtocol.message(SHRUNK);
+            ranks(node, "lost", lost);
+            connection.send(node.put("size", size).put("shrink_s", seconds(shrink)));
+        }
+    }
+
+    /**
+     * Reports that the survivors recovered the lost ranks' state and continue in the same job. Sent by rank 0
+     * of the shrunk group only, once per recovery; the launcher counts these as online recoveries.
+     *
+     * @param report what was lost, where it was restored from, and how long each phase took
+     */
+    public void recovered(RecoveryReport report) {
+        if (connection != null) {
+            ObjectNode node = ControlProtocol.message(RECOVERED);
+            ranks(node, "lost", report.lost());
+            connection.send(node.put("iteration", report.iteration()).put("source", report.source().wireName())
+                    .put("spares", report.spares()).put("detect_s", seconds(report.detect()))
+                    .put("shrink_s", seconds(report.shrink())).put("restore_s", seconds(report.restore()))
+                    .put("rebalance_s", seconds(report.rebalance())));
+        }
+    }
+
+    /**
+     * Reports that the survivors cannot recover from a loss online (a rank and every holder of its copy
+     * lost, say) and will exit non-zero, so that the launcher relaunches the job from disk. Sent by rank 0 of
+     * the shrunk group only.
+     *
+     * @param lost the world ranks lost
+     * @param reason why, for the operator
+     */
+    public void recoveryImpossible(Collection<Integer> lost, String reason) {
+        if (connection != null) {
+            ObjectNode node = ControlProtocol.message(RECOVERY_IMPOSSIBLE);
+            ranks(node, "lost", lost);
+            connection.send(node.put("reason", String.valueOf(reason)));
+        }
+    }
+
+    private static void ranks(ObjectNode node, String field, Collection<Integer> ranks) {
+        ArrayNode array = node.putArray(field);
+        ranks.forEach(array::add);
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
     }
 }
