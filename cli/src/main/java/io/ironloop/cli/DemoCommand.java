@@ -11,6 +11,7 @@ import io.ironloop.cli.launch.TimelineEvent;
 import io.ironloop.config.ParameterKey;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineKeys;
+import io.ironloop.group.GroupConfig;
 import io.ironloop.runtime.RuntimeKeys;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
 import java.io.File;
@@ -59,8 +60,10 @@ import picocli.CommandLine.Spec;
             "any machine (bare 'ironloop demo' is 'demo fwi --ranks 4 --fail 1@5 --preempt 2@it2', about a minute on",
             "two cores).",
             "",
-            "Progress and the timeline go to standard error; the last two lines of standard output are",
-            "'result sha256=<hex>' and 'bit-identical to failure-free run: yes|no (reference sha256=<hex>)'.",
+            "Progress and the timeline go to standard error. Standard output ends with three lines:",
+            "'relaunches=<K> online_recoveries=<M>' (how many times the supervised run was relaunched from disk, and how",
+            "many losses its ranks recovered from online, in the same JVMs), 'result sha256=<hex>' and",
+            "'bit-identical to failure-free run: yes|no (reference sha256=<hex>)'.",
             ""},
         footer = {"", "Exit status: 0 bit-identical; 1 different, or a run failed; 2 usage error (also a fault that never fired)."})
 final class DemoCommand implements Callable<Integer> {
@@ -82,6 +85,14 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--ranks", paramLabel = "N", defaultValue = "4", description = "Rank JVMs (default: ${DEFAULT-VALUE}).")
     int ranks;
+
+    @Option(names = "--spares", paramLabel = "S", defaultValue = "0",
+            description = "Also start S spare rank JVMs that adopt a lost rank's work (run --spares; default: ${DEFAULT-VALUE}).")
+    int spares;
+
+    @Option(names = "--fake-hosts", paramLabel = "K",
+            description = "Spread the ranks over K fake hosts (IRONLOOP_HOST=host-<r*K/M>; run --fake-hosts).")
+    Integer fakeHosts;
 
     @Option(names = "--scheduler", paramLabel = "ds|ctws",
             description = "Workload scheduler of the tasks (WORKLOAD_SCHEDULER; default: the parameter file's, else DS).")
@@ -113,6 +124,7 @@ final class DemoCommand implements Callable<Integer> {
     Path cacheDir;
 
     private final Instant start = Instant.now();
+    private Duration recoveryDeadline = LaunchSpec.defaultRecoveryDeadline();
     private PrintStream err;
     private PrintStream log;
 
@@ -135,6 +147,7 @@ final class DemoCommand implements Callable<Integer> {
             Path folder = named.orElse(temp.resolve("checkpoints"));
             Path ranksParams = file != null ? file : writeDefaultParams(temp.resolve("ironloop-demo.json"), folder);
             Parameters effective = effectiveParameters(ranksParams);
+            recoveryDeadline = recoveryDeadline(effective);
             List<String> args = app.arguments(size);
             header(app, effective, folder, ranksParams, temp, faults, args);
 
@@ -154,6 +167,8 @@ final class DemoCommand implements Callable<Integer> {
                 return 1;
             }
             boolean same = reference.get().equals(supervised.sha().get());
+            out.println("relaunches=" + supervised.result().relaunches() + " online_recoveries="
+                    + supervised.result().onlineRecoveries());
             out.println("result sha256=" + supervised.sha().get());
             out.println("bit-identical to failure-free run: " + (same ? "yes" : "no") + " (reference sha256=" + reference.get() + ")");
             out.flush();
@@ -184,6 +199,12 @@ final class DemoCommand implements Callable<Integer> {
         }
         if (restarts < 0) {
             throw usage("--restarts must not be negative, got " + restarts);
+        }
+        if (spares < 0) {
+            throw usage("--spares must not be negative, got " + spares);
+        }
+        if (fakeHosts != null && (fakeHosts < 1 || fakeHosts > ranks + spares)) {
+            throw usage("--fake-hosts must be between 1 and the " + (ranks + spares) + " rank JVMs, got " + fakeHosts);
         }
         if (!size.equals("test") && !size.equals("demo")) {
             throw usage("--size must be test or demo, not '" + size + "'");
@@ -245,6 +266,15 @@ final class DemoCommand implements Callable<Integer> {
         return file;
     }
 
+    /** How long the survivors of a loss have to report an online recovery, from the ranks' group settings. */
+    private Duration recoveryDeadline(Parameters effective) {
+        try {
+            return LaunchSpec.recoveryDeadline(GroupConfig.from(effective));
+        } catch (ConfigurationException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
     private Parameters effectiveParameters(Path file) {
         Map<String, String> overrides = new LinkedHashMap<>();
         if (scheduler != null) {
@@ -263,8 +293,9 @@ final class DemoCommand implements Callable<Integer> {
 
     private void header(DemoApp app, Parameters effective, Path folder, Path ranksParams, Path temp, List<Fault> faults,
             List<String> args) {
-        err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks, scheduler %s, up to %d restarts%n", app.name().toLowerCase(Locale.ROOT),
-                app.title(), app.describe(size), ranks, effective.get(RuntimeKeys.WORKLOAD_SCHEDULER), restarts);
+        err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks%s, scheduler %s, up to %d restarts%n", app.name().toLowerCase(Locale.ROOT),
+                app.title(), app.describe(size), ranks, spares > 0 ? " + " + spares + " spare" + (spares == 1 ? "" : "s") : "",
+                effective.get(RuntimeKeys.WORKLOAD_SCHEDULER), restarts);
         List<String> plan = new ArrayList<>();
         for (Fault f : faults) {
             plan.add(f.describe() + " (" + (f instanceof Fault.AtIteration a
@@ -274,7 +305,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         err.println("demo: faults: " + (plan.isEmpty() ? "none" : String.join(", ", plan)));
         err.println("demo: checkpoints in " + folder + "; parameters " + ranksParams + "; full output in " + temp.resolve("demo.log"));
-        err.println("demo: supervised run = ironloop run -n " + ranks + " --restarts " + restarts + " --params " + ranksParams
+        err.println("demo: supervised run = ironloop run -n " + ranks + (spares > 0 ? " --spares " + spares : "")
+                + (fakeHosts != null ? " --fake-hosts " + fakeHosts : "") + " --restarts " + restarts + " --params " + ranksParams
                 + (scheduler != null ? " (WORKLOAD_SCHEDULER=" + scheduler + ")" : "")
                 + faults.stream().map(f -> " " + f.describe()).collect(Collectors.joining())
                 + " -- " + app.mainClass() + " " + String.join(" ", args));
@@ -289,7 +321,8 @@ final class DemoCommand implements Callable<Integer> {
         Path cwd = Path.of("").toAbsolutePath();
         AtomicReference<String> sha = new AtomicReference<>();
         log.println("==== " + label + " run ====");
-        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restartCount).workingDirectory(cwd)
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).spares(spares).restarts(restartCount).workingDirectory(cwd)
+                .recoveryDeadline(recoveryDeadline)
                 .application(new Application(app.mainClass(), Optional.empty())).arguments(args)
                 .params(ranksParams).environment(EngineKeys.FT_FOLDER.environmentVariable(), folder.toString())
                 .out(log).err(log)
@@ -307,6 +340,9 @@ final class DemoCommand implements Callable<Integer> {
                 });
         if (scheduler != null) {
             b.environment(RuntimeKeys.WORKLOAD_SCHEDULER.environmentVariable(), scheduler.name());
+        }
+        if (fakeHosts != null) {
+            b.fakeHosts(fakeHosts);
         }
         RANK_JVM.forEach(b::jvmOption);
         faults.forEach(b::fault);
@@ -331,6 +367,9 @@ final class DemoCommand implements Callable<Integer> {
     private Optional<String> reference(DemoApp app, List<String> args, Parameters effective, Path ranksParams, Path temp) throws IOException {
         List<String> description = new ArrayList<>(List.of("app=" + app, "args=" + args, "ranks=" + ranks,
                 "scheduler=" + effective.get(RuntimeKeys.WORKLOAD_SCHEDULER)));
+        if (spares > 0) {
+            description.add("spares=" + spares); // idle in a run without losses, but they are ranks of the group
+        }
         for (ParameterKey<?> key : RuntimeKeys.TABLE.keys()) {
             if (effective.isSet(key) && key != EngineKeys.FT_FOLDER) {
                 description.add(key.name() + "=" + effective.get(key));

@@ -9,8 +9,10 @@ import java.util.Optional;
 
 /**
  * Turns the launcher's timeline events into the demo's sentences: what the supervisor did and what the
- * ranks reported (detected, saved, restarted, resumed at iteration i, tasks skipped). Routine events
- * (every iteration, connections, clean exits) are left out. Stateless.
+ * ranks reported (detected, saved, restarted, resumed at iteration i, tasks skipped, and an online recovery
+ * as detect → shrink → restore from partner memory or disk → rebalance → continue, with the measured
+ * durations). Routine events (every iteration, connections, clean exits, protection declarations) are left
+ * out. Stateless.
  */
 final class DemoTimeline {
     private DemoTimeline() {
@@ -42,6 +44,12 @@ final class DemoTimeline {
             case TimelineEvent.RANK_EXITED -> Integer.valueOf(0).equals(f.get("status")) ? null
                     : "rank " + e.rank() + " exited with status " + f.get("status")
                             + (f.get("signal") != null ? " (" + f.get("signal") + ")" : "");
+            case TimelineEvent.ONLINE_PROTECTED -> "every rank recovers online: a lost rank no longer ends the attempt"
+                    + " (the survivors have " + f.get("deadline_s") + " s to report each recovery)";
+            case TimelineEvent.RANK_LOST -> "lost rank " + e.rank() + (f.get("iteration") != null
+                    ? " (last reported iteration " + f.get("iteration") + ")" : "") + ": the others keep running and recover online";
+            case TimelineEvent.ONLINE_RECOVERY_FAILED -> "online recovery failed: " + f.get("reason")
+                    + "; the job is relaunched from disk";
             case TimelineEvent.FAILURE_DETECTED -> "supervisor detected the failure of rank " + e.rank()
                     + (f.get("iteration") != null ? " (last reported iteration " + f.get("iteration") + ")" : "");
             case TimelineEvent.STOPPING -> "stopping ranks " + f.get("ranks") + " with " + f.get("signal") + ": " + f.get("reason");
@@ -53,7 +61,9 @@ final class DemoTimeline {
             case TimelineEvent.RESTART_STORM, TimelineEvent.USAGE_ERROR -> String.valueOf(f.get("message"));
             case TimelineEvent.SIGNAL_RECEIVED -> "the demo received " + f.get("signal");
             case TimelineEvent.JOB_FINISHED -> "job finished with status " + f.get("status") + " after " + f.get("attempts")
-                    + " attempt" + (Integer.valueOf(1).equals(f.get("attempts")) ? "" : "s");
+                    + " attempt" + (Integer.valueOf(1).equals(f.get("attempts")) ? "" : "s")
+                    + (f.get("online_recoveries") instanceof Number n && n.intValue() > 0
+                            ? " and " + n + " online recover" + (n.intValue() == 1 ? "y" : "ies") : "");
             default -> null;
         };
     }
@@ -63,7 +73,15 @@ final class DemoTimeline {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
             case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
             case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
+                    : "memory".equals(f.get("level")) ? "committed its in-memory snapshot of iteration " + f.get("iteration")
+                            + " (copies on partner ranks)"
                     : "saved the global state of iteration " + f.get("iteration");
+            case "shrunk" -> "shrank the group without rank" + plural(f.get("lost")) + " " + f.get("lost") + " to "
+                    + f.get("size") + " ranks in " + seconds(f.get("shrink_s"));
+            case "recovered" -> recovered(f);
+            case "recovery-impossible" -> "cannot recover online from the loss of rank" + plural(f.get("lost")) + " "
+                    + f.get("lost") + ": " + f.get("reason") + "; the survivors exit and the job is relaunched from disk";
+            case "protection" -> null;
             case "restored" -> "resumed at iteration " + f.get("iteration");
             case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
             case "tasks-skipped" -> "skipped " + tasks(f.get("count")) + " finished before the restart";
@@ -73,6 +91,23 @@ final class DemoTimeline {
             case "iteration", "plan" -> null;
             default -> e.type() + " " + f;
         };
+    }
+
+    /** detect → shrink → restore → rebalance → continue, with the measured durations. */
+    private static String recovered(Map<String, Object> f) {
+        String from = "memory".equals(f.get("source")) ? "partner memory" : String.valueOf(f.get("source"));
+        Object spares = f.get("spares");
+        boolean adopted = spares instanceof Number n && n.intValue() > 0;
+        return "recovered online from the loss of rank" + plural(f.get("lost")) + " " + f.get("lost") + ": detect "
+                + seconds(f.get("detect_s")) + " → shrink " + seconds(f.get("shrink_s")) + " → restore from " + from + " "
+                + seconds(f.get("restore_s")) + " → rebalance " + seconds(f.get("rebalance_s"))
+                + (adopted ? " (" + spares + " spare" + (((Number) spares).intValue() == 1 ? "" : "s") + " adopted the work)" : "")
+                + " → continue at iteration " + f.get("iteration");
+    }
+
+    /** A duration field in seconds, with milliseconds. */
+    private static String seconds(Object value) {
+        return value instanceof Number n ? String.format(Locale.ROOT, "%.3f s", n.doubleValue()) : "? s";
     }
 
     /** {@code SignalReceived[signal=TERM, ...]} as {@code SIGTERM}; other causes as they are. */

@@ -32,4 +32,16 @@ final class RankParameters {
         }
         return Parameters.load(RuntimeKeys.TABLE, file, environment, overrides);
     }
+
+    /**
+     * The parameters the ranks see without a parameter file: the defaults and their {@code IRONLOOP_<KEY>}
+     * variables.
+     *
+     * @param environment the environment the ranks inherit
+     * @return the parameters
+     * @throws ConfigurationException for a bad value in an {@code IRONLOOP_<KEY>} variable
+     */
+    static Parameters environment(Map<String, String> environment) {
+        return Parameters.load(RuntimeKeys.TABLE, null, environment, Map.of());
+    }
 }

@@ -8,6 +8,7 @@ import io.ironloop.cli.launch.LaunchSpec;
 import io.ironloop.cli.launch.Launcher;
 import io.ironloop.cli.launch.SignalForwarding;
 import io.ironloop.config.Units;
+import io.ironloop.group.GroupConfig;
 import io.ironloop.group.launch.JobSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -53,6 +54,12 @@ import picocli.CommandLine.Spec;
             "A rank stopped by SIGSTOP can neither save, exit nor answer SIGTERM: it is killed (SIGKILL) at once"
                 + " when the attempt is ending (a rank failed or exited 0, a signal), otherwise after 10 s stopped.",
             "",
+            "Online recovery: when every rank declares that its job recovers online (LauncherLink.protection), the exit"
+                + " of a rank (a crash, --fail, kill -9, a stopped rank killed) does not end the attempt: the others keep"
+                + " running, shrink their group and report 'recovered' (or 'recovery-impossible', and exit). The attempt"
+                + " fails, and is relaunched from disk as above, only when they cannot recover or report nothing within"
+                + " the group's failure-detection time (TIME_MAX_WAIT + SLEEP_THREAD_TIME + GROUP_VERIFY_TIMEOUT) + 30 s.",
+            "",
             "Without --secret-file the launcher generates the job secret in java.io.tmpdir as"
                 + " ironloop-launcher-<pid>-<job>-<random>.secret (owner-only) and deletes it on every exit it sees"
                 + " (end of the job, a usage error, SIGINT/SIGTERM); after a kill -9, the next launcher of the same user"
@@ -61,16 +68,19 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nRank environment:%n",
         footer = {
             "  IRONLOOP_RANK         this rank, 0 <= R < N",
-            "  IRONLOOP_SIZE         N, the number of ranks",
+            "  IRONLOOP_SIZE         N + S, the number of ranks, spares included",
             "  IRONLOOP_JOB          the job id",
             "  IRONLOOP_PEERS        127.0.0.1:port of every rank, in rank order",
             "  IRONLOOP_SECRET_FILE  the job secret (owner-only file)",
             "  IRONLOOP_ATTEMPT      0 at the first launch, then 1, 2, ...",
             "  IRONLOOP_LAUNCHER     host:port of the launcher's control socket",
             "  IRONLOOP_PARAMS       absolute path of --params, when given",
+            "  IRONLOOP_SPARES       S (--spares): the last S ranks are spares",
+            "  IRONLOOP_HOST         this rank's host: the host name, or host-K with --fake-hosts",
             "",
             "Ranks report progress with io.ironloop.group.launch.LauncherLink",
-            "(iteration, plan, saved, restored, tasks-skipped); --fail acts on it.",
+            "(iteration, plan, saved, restored, tasks-skipped, protection, shrunk,",
+            "recovered, recovery-impossible); --fail acts on it.",
             "",
             "Exit status: 0 when every rank of the last attempt exited 0; 2 usage error",
             "(also a fault that cannot or did not fire); 130 / 143 after SIGINT / SIGTERM;",
@@ -78,13 +88,25 @@ import picocli.CommandLine.Spec;
             "(137 = killed by SIGKILL).",
             "",
             "Example:",
-            "  ironloop run -n 4 --restarts 3 --params ft.json --fail 1@5 -- com.example.Solver in.dat"})
+            "  ironloop run -n 4 --restarts 3 --params ft.json --fail 1@5 -- com.example.Solver in.dat",
+            "  ironloop run -n 4 --spares 1 --fake-hosts 2 --restarts 3 --params ft.json --fail 1@5 -- com.example.Solver"})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
 
     @Option(names = {"-n", "--ranks"}, required = true, paramLabel = "N", description = "Number of rank JVMs.")
     int ranks;
+
+    @Option(names = "--spares", paramLabel = "S", defaultValue = "0",
+            description = "Also start S spare rank JVMs (ranks N to N+S-1, in the same group of N+S; IRONLOOP_SPARES=S):"
+                    + " a runtime that recovers online lets them adopt a lost rank's work (default: ${DEFAULT-VALUE}).")
+    int spares;
+
+    @Option(names = "--fake-hosts", paramLabel = "K",
+            description = "Tell the ranks they run on K hosts, as IRONLOOP_HOST=host-<r*K/M> for rank r of M = N+S"
+                    + " (consecutive ranks share a host), to exercise failure-domain-aware partner placement on one"
+                    + " machine (default: the real host name for every rank).")
+    Integer fakeHosts;
 
     @Option(names = "--restarts", paramLabel = "K", defaultValue = "0",
             description = "Relaunch the whole job up to K times after a failure (default: ${DEFAULT-VALUE}).")
@@ -184,7 +206,8 @@ final class RunCommand implements Callable<Integer> {
     private LaunchSpec spec(PrintStream out, PrintStream err) {
         try {
             Path cwd = Path.of("").toAbsolutePath();
-            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(restarts).workingDirectory(cwd).out(out).err(err)
+            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).spares(spares).restarts(restarts).workingDirectory(cwd)
+                    .out(out).err(err)
                     .application(Application.of(application, cwd)).arguments(arguments)
                     .grace(grace).settle(settle).fresh(fresh).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
             classpath.forEach(b::classpath);
@@ -201,10 +224,15 @@ final class RunCommand implements Callable<Integer> {
             if (job != null) {
                 b.jobId(job);
             }
+            if (fakeHosts != null) {
+                b.fakeHosts(fakeHosts);
+            }
+            var ranksParameters = params != null ? RankParameters.load(params, System.getenv(), Map.of())
+                    : RankParameters.environment(System.getenv());
             if (params != null) {
-                RankParameters.load(params, System.getenv(), Map.of());
                 b.params(params);
             }
+            b.recoveryDeadline(LaunchSpec.recoveryDeadline(GroupConfig.from(ranksParameters)));
             if (secretFile != null) {
                 JobSecret.load(secretFile.toAbsolutePath());
                 b.secretFile(secretFile);
