@@ -66,11 +66,12 @@ class DemoCommandTest {
 
         assertThat(status).as(err()).isZero();
         List<String> lines = outLines();
-        assertThat(lines).as(err()).hasSize(2);
+        assertThat(lines).as(err()).hasSize(3);
         FwiInversion reference = new FwiInversion(new FwiProblem(FwiConfig.test()));
         reference.run(FwiListener.NONE);
-        assertThat(lines.get(0)).isEqualTo(reference.resultLine());
-        assertThat(lines.get(1)).matches(VERDICT).contains(reference.resultDigest());
+        assertThat(lines.get(0)).as("the fwi ranks recover by relaunch, not online").isEqualTo("relaunches=1 online_recoveries=0");
+        assertThat(lines.get(1)).isEqualTo(reference.resultLine());
+        assertThat(lines.get(2)).matches(VERDICT).contains(reference.resultDigest());
         assertThat(err()).contains("demo: timeline of the supervised run", "injected SIGKILL into rank 1 (--fail 1@3, at iteration 3)",
                 "rank 1 exited with status 137 (SIGKILL)", "restarted the job (attempt 1)", "resumed at iteration",
                 "demo: reference: a separate complete failure-free run");
@@ -125,7 +126,8 @@ class DemoCommandTest {
                 .contains("injected SIGTERM into rank 1 (--preempt 1@it2, at iteration 2)",
                         "injected SIGKILL into rank 1 (--fail 1@4, at iteration 4)")
                 .doesNotContain("never fired");
-        assertThat(outLines().get(1)).matches(VERDICT);
+        assertThat(outLines().get(0)).as("one relaunch per fault").isEqualTo("relaunches=2 online_recoveries=0");
+        assertThat(outLines().get(2)).matches(VERDICT);
     }
 
     @Test
@@ -168,9 +170,10 @@ class DemoCommandTest {
                 dir.resolve("cache").toString());
 
         assertThat(status).as(err()).isZero();
-        assertThat(outLines()).as(err()).hasSize(2);
-        assertThat(outLines().get(0)).isEqualTo(Quickstart.simulate(2, 2000, 12));
-        assertThat(outLines().get(1)).matches(VERDICT);
+        assertThat(outLines()).as(err()).hasSize(3);
+        assertThat(outLines().get(0)).isEqualTo("relaunches=1 online_recoveries=0");
+        assertThat(outLines().get(1)).isEqualTo(Quickstart.simulate(2, 2000, 12));
+        assertThat(outLines().get(2)).matches(VERDICT);
         assertThat(dir.resolve("cache")).as("--no-cache neither reads nor writes the cache").doesNotExist();
     }
 
@@ -247,5 +250,40 @@ class DemoCommandTest {
                 Map.of("cause", "SignalReceived[signal=TERM, exitStatus=143, at=2026-01-01T00:00:05Z]"));
         assertThat(DemoTimeline.sentence(trigger)).contains("received SIGTERM: saving its published state");
         assertThat(DemoCommand.shown("\tat io.ironloop.X.y(X.java:1)")).isEmpty();
+    }
+
+    @Test
+    void timeline_onlineRecovery_detectShrinkRestoreRebalanceContinueWithDurations() {
+        Instant t = Instant.parse("2026-01-01T00:00:05Z");
+        TimelineEvent lost = new TimelineEvent(t, TimelineEvent.Source.SUPERVISOR, 0, 1, 41, TimelineEvent.RANK_LOST,
+                Map.of("status", 137, "iteration", 5L, "injected", true));
+        TimelineEvent shrunk = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 0, 40, "shrunk",
+                Map.of("lost", List.of(1), "size", 3, "shrink_s", 0.0421));
+        TimelineEvent recovered = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 0, 40, "recovered",
+                Map.of("lost", List.of(1), "iteration", 4L, "source", "memory", "spares", 1, "detect_s", 1.2,
+                        "shrink_s", 0.0421, "restore_s", 0.25, "rebalance_s", 0.003));
+        TimelineEvent impossible = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 0, 40, "recovery-impossible",
+                Map.of("lost", List.of(1, 3), "reason", "rank 1 and its partner 3 were lost"));
+        TimelineEvent protection = new TimelineEvent(t, TimelineEvent.Source.RANK, 0, 2, 42, "protection", Map.of("online", true));
+
+        assertThat(DemoTimeline.sentence(lost)).hasValueSatisfying(s -> assertThat(s)
+                .contains("lost rank 1", "iteration 5", "the others keep running and recover online"));
+        assertThat(DemoTimeline.sentence(shrunk)).contains("shrank the group without rank [1] to 3 ranks in 0.042 s");
+        assertThat(DemoTimeline.sentence(recovered)).contains("recovered online from the loss of rank [1]: detect 1.200 s"
+                + " → shrink 0.042 s → restore from partner memory 0.250 s → rebalance 0.003 s (1 spare adopted the work)"
+                + " → continue at iteration 4");
+        assertThat(DemoTimeline.sentence(impossible)).hasValueSatisfying(s -> assertThat(s)
+                .contains("ranks [1, 3]", "its partner 3", "relaunched from disk"));
+        assertThat(DemoTimeline.sentence(protection)).isEmpty();
+    }
+
+    @Test
+    void demo_negativeSparesOrTooManyFakeHosts_usageError() {
+        assertThat(demo("fwi", "--spares", "-1")).isEqualTo(2);
+        assertThat(err()).contains("--spares must not be negative, got -1");
+        err.reset();
+        assertThat(demo("fwi", "--ranks", "2", "--spares", "1", "--fake-hosts", "4")).isEqualTo(2);
+        assertThat(err()).contains("--fake-hosts must be between 1 and the 3 rank JVMs, got 4");
+        assertThat(outLines()).isEmpty();
     }
 }

@@ -13,7 +13,9 @@ import io.ironloop.group.launch.RankBootstrap;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +74,8 @@ final class JobAttempt {
     private RankError error;
     private final StoppedRanks stoppedRanks;
     private final OnlineLosses online;
+    /** Inputs taken from the queue out of turn, handled before the queue's next ones. */
+    private final Deque<SupervisorInput> deferred = new ArrayDeque<>();
     private boolean finishedRank;
 
     JobAttempt(Job job, int attempt) {
@@ -103,7 +107,8 @@ final class JobAttempt {
         try {
             start();
             while (live > 0) {
-                SupervisorInput input = job.queue().poll(waitNanos(), TimeUnit.NANOSECONDS);
+                SupervisorInput input = deferred.isEmpty() ? job.queue().poll(waitNanos(), TimeUnit.NANOSECONDS)
+                        : deferred.poll();
                 if (input != null) {
                     handle(input);
                 }
@@ -148,7 +153,8 @@ final class JobAttempt {
                 c.awaitFinished(OUTPUT_DRAIN);
             }
         }
-        List<SupervisorInput> pending = new ArrayList<>();
+        List<SupervisorInput> pending = new ArrayList<>(deferred);
+        deferred.clear();
         job.queue().drainTo(pending);
         for (SupervisorInput input : pending) {
             if (input instanceof SupervisorInput.SignalDelivered) {
@@ -306,6 +312,12 @@ final class JobAttempt {
         if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
             return;
         }
+        if (online.protects()) {
+            handleLastMessages(r); // a recovery-impossible report just before the exit decides what the exit means
+            if (failedRank >= 0) {
+                return;
+            }
+        }
         Long iteration = lastIteration[r] >= 0 ? lastIteration[r] : null;
         if (!stopping && live > 0 && error == null && online.protects()) {
             online.lost(e, iteration, injected.contains(r), "exited with " + ExitStatuses.describe(e.status())
@@ -327,6 +339,34 @@ final class JobAttempt {
                 stopAll("rank " + r + " failed");
             } else {
                 stopAt = Instant.now().plus(job.spec().settle());
+            }
+        }
+    }
+
+    /**
+     * Handles now the messages rank {@code r} sent before its exit, which the exit can overtake: waits (bounded)
+     * until its connection has delivered its last message, then handles its messages waiting in the queue and
+     * defers the other inputs, in order.
+     */
+    private void handleLastMessages(int r) {
+        RankConnection c = connections[r];
+        if (c == null) {
+            return;
+        }
+        try {
+            c.awaitFinished(OUTPUT_DRAIN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the supervisor loop's next wait throws it
+            return;
+        }
+        List<SupervisorInput> pending = new ArrayList<>(deferred);
+        deferred.clear();
+        job.queue().drainTo(pending);
+        for (SupervisorInput input : pending) {
+            if (input instanceof SupervisorInput.RankMessage m && m.connection() == c) {
+                message(m);
+            } else {
+                deferred.add(input);
             }
         }
     }
