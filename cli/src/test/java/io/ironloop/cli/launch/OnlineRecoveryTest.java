@@ -156,6 +156,30 @@ class OnlineRecoveryTest {
     }
 
     @Test
+    void stoppedRank_reportedFailedBySurvivors_killedAndRecoveredOnline() {
+        AtomicBoolean fired = new AtomicBoolean();
+        LaunchSpec.Builder b = spec(3, "iterations=40").restarts(1).eventListener(e -> {
+            if (e.rank() == 2 && "iteration".equals(e.type()) && e.longField("iteration").orElse(0) == 3
+                    && fired.compareAndSet(false, true)) {
+                JobProcesses.signal(e.pid(), "STOP");
+                signalled.set(e.pid());
+            }
+        });
+
+        LaunchResult r = Launcher.run(b.build());
+
+        assertThat(r.exitStatus()).as(log()).isZero();
+        assertThat(r.relaunches()).as(log()).isZero();
+        assertThat(r.onlineRecoveries()).as(log()).isEqualTo(1);
+        assertThat(r.events(TimelineEvent.STOPPED_RANK_KILLED)).as(log()).singleElement().satisfies(e -> {
+            assertThat(e.rank()).isEqualTo(2);
+            assertThat(e.pid()).isEqualTo(signalled.get());
+            assertThat(String.valueOf(e.fields().get("reason"))).contains("reported it failed");
+        });
+        assertSurvivorsKeptTheirJvms(r, Set.of(2), 3);
+    }
+
+    @Test
     void recoveryImpossible_attemptFailsAndIsRelaunchedFromDisk() {
         LaunchResult r = launch(3, b -> b.restarts(1).kill(new Fault.KillAtIteration(1, 4)), "iterations=8", "mode=impossible");
 

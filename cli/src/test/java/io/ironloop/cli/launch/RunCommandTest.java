@@ -33,7 +33,8 @@ class RunCommandTest {
         assertThat(run("run", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--restarts", "--fail", "--preempt", "--iterations",
                 "--jvm-opt", "--cp", "--params", "--grace", "IRONLOOP_PEERS", "IRONLOOP_SECRET_FILE", "IRONLOOP_ATTEMPT",
-                "IRONLOOP_LAUNCHER", "130 / 143");
+                "IRONLOOP_LAUNCHER", "130 / 143", "--spares", "--fake-hosts", "IRONLOOP_SPARES", "IRONLOOP_HOST",
+                "recovery-impossible");
     }
 
     @Test
@@ -46,6 +47,22 @@ class RunCommandTest {
     void faultOnMissingRank_isUsageError() {
         assertThat(run("run", "-n", "2", "--preempt", "2@5", "--", LoopApp.class.getName())).isEqualTo(2);
         assertThat(err()).contains("--preempt 2@5s: rank 2 does not exist in a job of 2 ranks");
+    }
+
+    @Test
+    void negativeSparesOrBadFakeHosts_isOneLineUsageError() {
+        assertThat(run("run", "-n", "2", "--spares", "-1", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err().lines().toList()).as("the message in one line, then the usual hint; no stack trace")
+                .containsExactly("ironloop: --spares must not be negative, got -1", "Run 'ironloop run --help' for usage.");
+        err.reset();
+        assertThat(run("run", "-n", "2", "--fake-hosts", "0", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--fake-hosts must be at least 1, got 0");
+        err.reset();
+        assertThat(run("run", "-n", "2", "--spares", "1", "--fake-hosts", "4", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--fake-hosts 4 is more than the 3 rank JVMs");
+        err.reset();
+        assertThat(run("run", "-n", "2", "--spares", "1", "--fail", "3@2", "--", LoopApp.class.getName())).isEqualTo(2);
+        assertThat(err()).contains("--fail 3@2: rank 3 does not exist in a job of 3 ranks (0-2, spares included)");
     }
 
     @Test
