@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Units;
-import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
-import io.ironloop.group.launch.RankBootstrap;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -177,23 +175,11 @@ final class JobAttempt {
         job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
                 fields("attempt", attempt, "peers", peers));
         RankHosts hosts = RankHosts.of(spec);
+        RankInvocation invocation = new RankInvocation(job.id(), job.secretFile(), job.control(), job.classpath(), spec,
+                attempt, peers);
         for (int r = 0; r < size; r++) {
-            Map<String, String> env = new LinkedHashMap<>(spec.environment());
-            env.put(LaunchEnvironment.RANK, Integer.toString(r));
-            env.put(LaunchEnvironment.SIZE, Integer.toString(size));
-            env.put(LaunchEnvironment.JOB, job.id());
-            env.put(LaunchEnvironment.PEERS, peers);
-            env.put(LaunchEnvironment.SECRET_FILE, job.secretFile());
-            env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
-            env.put(LaunchEnvironment.LAUNCHER, job.control());
-            env.put(LaunchEnvironment.SPARES, Integer.toString(spec.spares()));
-            env.put(LaunchEnvironment.HOST, hosts.of(r));
-            spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
-            if (spec.fresh() && attempt == 0) {
-                env.put("IRONLOOP_FRESH", "true");
-            }
             try {
-                ranks[r] = RankProcess.start(command(r), env, spec, attempt, r, job.log(), job.queue()::add);
+                ranks[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r)), spec, attempt, r, job.log(), job.queue()::add);
                 job.processes().add(ranks[r]);
                 job.reaper().watch(ranks[r].pid());
             } catch (IOException e) {
@@ -203,21 +189,6 @@ final class JobAttempt {
             live++;
             job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.RANK_STARTED, fields());
         }
-    }
-
-    private List<String> command(int rank) {
-        LaunchSpec spec = job.spec();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(spec.javaExecutable().toString());
-        cmd.addAll(spec.jvmOptions());
-        cmd.add("-D" + LaunchEnvironment.RANK_PROPERTY + "=" + rank);
-        cmd.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + job.id());
-        cmd.add("-cp");
-        cmd.add(job.classpath());
-        cmd.add(RankBootstrap.class.getName());
-        cmd.add(spec.application().mainClass());
-        cmd.addAll(spec.arguments());
-        return cmd;
     }
 
     private long waitNanos() {
