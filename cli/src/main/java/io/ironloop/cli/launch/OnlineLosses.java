@@ -122,9 +122,16 @@ final class OnlineLosses {
         return pending.values().stream().map(l -> l.at().plus(deadline)).min(Instant::compareTo);
     }
 
-    /** A {@value LauncherLink#RECOVERED} report: its lost ranks are no longer waited for. */
+    /**
+     * A {@value LauncherLink#RECOVERED} report: its lost ranks are no longer waited for. It counts as a recovery
+     * when it names a rank no earlier report named (a world rank is lost once), so a report that more than rank 0
+     * of the shrunk group sent counts once.
+     */
     void recovered(int reporter, JsonNode event) {
         List<Integer> ranks = ranks(event.path("lost"));
+        if (reported.containsAll(ranks)) {
+            return;
+        }
         recoveries++;
         reported.addAll(ranks);
         ranks.forEach(pending::remove);

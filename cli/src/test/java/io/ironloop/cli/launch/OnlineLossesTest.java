@@ -72,6 +72,19 @@ class OnlineLossesTest {
     }
 
     @Test
+    void recovered_sameLossReportedByEverySurvivor_countedOnce() {
+        declareAll();
+        online.lost(exit(1, 137, T0), 5L, true, "was killed");
+
+        online.recovered(0, json("{\"lost\":[1],\"iteration\":4,\"source\":\"memory\"}"));
+        online.recovered(2, json("{\"lost\":[1],\"iteration\":4,\"source\":\"memory\"}"));
+
+        assertThat(online.summary().recoveries()).isEqualTo(1);
+        online.recovered(0, json("{\"lost\":[1, 2],\"iteration\":7,\"source\":\"disk\"}"));
+        assertThat(online.summary().recoveries()).as("a report naming a new loss").isEqualTo(2);
+    }
+
+    @Test
     void recoveredBeforeTheExitArrives_exitStartsNoDeadline() {
         declareAll();
         online.recovered(0, json("{\"lost\":[2],\"iteration\":4,\"source\":\"disk\"}"));
