@@ -2,6 +2,8 @@
 module io.ironloop.core {
     requires transitive io.ironloop.format;
     requires org.slf4j;
+    // com.sun.nio.file.ExtendedOpenOption.DIRECT: the termination save's direct I/O
+    requires jdk.unsupported;
 
     exports io.ironloop.core;
     exports io.ironloop.core.level;

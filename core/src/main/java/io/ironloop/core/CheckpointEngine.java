@@ -218,7 +218,7 @@ public final class CheckpointEngine implements AutoCloseable {
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
-        submit(iteration, start, staged, stagedBytes);
+        submit(iteration, start, staged, stagedBytes, false);
     }
 
     /**
@@ -231,6 +231,9 @@ public final class CheckpointEngine implements AutoCloseable {
      * <p>For state that is already a stable snapshot which nobody changes until this returns, such as the
      * runtime's published copy that a termination signal saves: it spares a full copy of the state and the
      * time to make it. The caller must guarantee that stability; a change during the write would be saved torn.
+     * The data file is written past the store's caches where the store can ({@link Store#createUncached}): such a
+     * save is made because the process is about to stop, and it must not wait for the kernel to find memory for
+     * a page-cache copy of every byte.
      *
      * @return the line just written
      * @throws CheckpointFailedException if this or an earlier background write failed
@@ -261,7 +264,7 @@ public final class CheckpointEngine implements AutoCloseable {
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
-        submit(iteration, start, staged, bytes);
+        submit(iteration, start, staged, bytes, true);
         awaitDurable();
         return lastDurable;
     }
@@ -270,14 +273,17 @@ public final class CheckpointEngine implements AutoCloseable {
         return new EntryHeader(e.name(), e.type(), shape, e.scope(), config.compression());
     }
 
-    /** Fingerprints the settings in {@code staged}, reports the snapshot and hands the line to the writer thread. */
-    private void submit(long iteration, long start, List<LinePersister.Staged> staged, long stagedBytes) {
+    /**
+     * Fingerprints the settings in {@code staged}, reports the snapshot and hands the line to the writer thread;
+     * {@code uncached}: its data file is written past the store's caches ({@link Store#createUncached}).
+     */
+    private void submit(long iteration, long start, List<LinePersister.Staged> staged, long stagedBytes, boolean uncached) {
         String fingerprint = fingerprint(staged);
         long blocking = System.nanoTime() - start;
         safely(() -> listener.checkpointSnapshotted(config.series(), iteration, Duration.ofNanos(blocking), stagedBytes));
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
-        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start)), List.copyOf(entries.values())));
+        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start, uncached)), List.copyOf(entries.values())));
     }
 
     /** A checkpoint being persisted, and the entries it staged (told when it commits). */
@@ -521,12 +527,13 @@ public final class CheckpointEngine implements AutoCloseable {
         rethrowFailure();
     }
 
-    private LinePersister.Result persist(long sequence, FileMeta meta, List<LinePersister.Staged> staged, long start) throws Exception {
+    private LinePersister.Result persist(long sequence, FileMeta meta, List<LinePersister.Staged> staged, long start,
+                                         boolean uncached) throws Exception {
         try {
             boolean full = !config.differential() || previousManifest == null || linesSinceFull + 1 >= config.fullEvery();
             WriterOptions options = new WriterOptions(config.chunkSize(), config.compressionLevel(), config.differential());
             LinePersister.Result r = LinePersister.persist(store, config.series(), sequence, meta, staged, options,
-                    full ? null : previousManifest);
+                    full ? null : previousManifest, uncached);
             previousManifest = r.summary().manifest();
             linesSinceFull = full ? 0 : linesSinceFull + 1;
             lastCost = Duration.ofNanos(System.nanoTime() - start);

@@ -60,6 +60,17 @@ public interface Store extends AutoCloseable {
     /** Starts writing {@code name} under a temporary name; nothing is visible until {@link PendingFile#publish()}. */
     PendingFile create(String name) throws IOException;
 
+    /**
+     * Starts writing {@code name} like {@link #create(String)}, for a file that this machine will not read back
+     * soon, such as a save made because the process is about to be stopped: the store may write it past its
+     * caches. A directory store uses direct I/O where the platform and file system have it, so the bytes go
+     * to the disk without the kernel first allocating and filling a page-cache page for each 4 KiB. By
+     * default, {@link #create(String)}.
+     */
+    default PendingFile createUncached(String name) throws IOException {
+        return create(name);
+    }
+
     /** Removes a published file (durably). */
     void delete(String name) throws IOException;
 

@@ -128,15 +128,7 @@ public final class DirectoryStore implements Store {
 
     @Override
     public PendingFile create(String name) throws IOException {
-        Path target = path(name);
-        Path dir = target.getParent();
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-            AtomicFile.fsyncDirectory(root);
-        }
-        if (Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString(), null, "a published file is never overwritten");
-        }
+        Path target = prepare(name);
         Path temp = AtomicFile.temporary(target);
         FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         return new PendingFile() {
@@ -165,6 +157,60 @@ public final class DirectoryStore implements Store {
                 }
             }
         };
+    }
+
+    /**
+     * {@inheritDoc} Here: with {@code O_DIRECT} ({@link UncachedFile}) where the platform and file system have it,
+     * else as {@link #create(String)}.
+     */
+    @Override
+    public PendingFile createUncached(String name) throws IOException {
+        Path target = prepare(name);
+        Path temp = AtomicFile.temporary(target);
+        UncachedFile ch = UncachedFile.create(temp);
+        if (ch == null) {
+            return create(name);
+        }
+        return new PendingFile() {
+            private boolean published;
+
+            @Override
+            public WritableByteChannel channel() {
+                return ch;
+            }
+
+            @Override
+            public void publish() throws IOException {
+                AtomicFile.publish(ch.finish(), temp, target, false);
+                published = true;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    ch.close();
+                    if (!published) {
+                        Files.deleteIfExists(temp);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("could not remove temporary {}: {}", temp, e.toString());
+                }
+            }
+        };
+    }
+
+    /** The path of {@code name}, after creating its directory and checking that nothing is published there. */
+    private Path prepare(String name) throws IOException {
+        Path target = path(name);
+        Path dir = target.getParent();
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            AtomicFile.fsyncDirectory(root);
+        }
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "a published file is never overwritten");
+        }
+        return target;
     }
 
     @Override

@@ -53,10 +53,21 @@ public final class LinePersister {
      */
     public static Result persist(Store store, String series, long sequence, FileMeta meta, List<Staged> entries,
                                  WriterOptions options, Manifest previous) throws IOException {
+        return persist(store, series, sequence, meta, entries, options, previous, false);
+    }
+
+    /**
+     * Writes and commits a line, its data file past the store's caches when {@code uncached}
+     * ({@link Store#createUncached}): for a save this machine will not read back, such as a termination signal's.
+     *
+     * @param previous the series' previous manifest to reference unchanged chunks from, or null for a full line
+     */
+    public static Result persist(Store store, String series, long sequence, FileMeta meta, List<Staged> entries,
+                                 WriterOptions options, Manifest previous, boolean uncached) throws IOException {
         String dataName = LineCatalog.dataFile(series, sequence);
         WriteSummary summary;
         long bytes;
-        try (Store.PendingFile data = store.create(dataName)) {
+        try (Store.PendingFile data = uncached ? store.createUncached(dataName) : store.create(dataName)) {
             CheckpointWriter w = CheckpointWriter.open(data.channel(), dataName, meta, options, previous);
             for (Staged s : entries) {
                 if (s.source() != null) {

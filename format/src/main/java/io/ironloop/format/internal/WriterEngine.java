@@ -132,8 +132,8 @@ public final class WriterEngine {
         requireOpen();
         long length = header.byteLength();
         if (bounce[0] == null) {
-            bounce[0] = ByteBuffer.allocateDirect(chunkSize).order(ByteOrder.LITTLE_ENDIAN);
-            bounce[1] = ByteBuffer.allocateDirect(chunkSize).order(ByteOrder.LITTLE_ENDIAN);
+            bounce[0] = alignedBuffer(chunkSize);
+            bounce[1] = alignedBuffer(chunkSize);
         }
         writeEntry(header, i -> {
             long offset = (long) i * chunkSize;
@@ -227,6 +227,15 @@ public final class WriterEngine {
             chunks.add(new ChunkDescriptor(i, len, null, offset, len, Codec.NONE, false, false, task.join(), null));
         }
         return new EntryDescriptor(header, chunks);
+    }
+
+    /**
+     * A direct buffer whose address is a multiple of {@link Layout#ALIGNMENT}: stored chunks start on that
+     * boundary in the file too, so a channel doing direct I/O can hand a chunk to the device as it is.
+     */
+    private static ByteBuffer alignedBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity + Layout.ALIGNMENT).alignedSlice(Layout.ALIGNMENT).limit(capacity).slice()
+                .order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private ByteBuffer rawChunk(ByteBuffer src, int index) {
