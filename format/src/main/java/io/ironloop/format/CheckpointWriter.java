@@ -68,8 +68,9 @@ public final class CheckpointWriter {
 
     /**
      * Writes an entry of {@code header.byteLength()} bytes that {@code source} supplies chunk by chunk, in
-     * order, through two reused chunk-sized buffers (the checksum of the next chunk may be computed on a
-     * helper thread while one is written). The file is the same as {@link #writeEntry(EntryHeader, ByteBuffer)}
+     * order, through two reused chunk-sized buffers: the next chunk may be filled and checksummed on a helper
+     * thread while one is written, so {@code source} is called from one thread at a time, in chunk order, but
+     * not necessarily from the caller's; none runs once this returns. The file is the same as {@link #writeEntry(EntryHeader, ByteBuffer)}
      * with the same bytes would write; the caller must not change what {@code source} reads until this returns.
      *
      * @param header the entry's name, type, shape, scope and codec

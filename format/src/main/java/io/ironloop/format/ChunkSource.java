@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
  */
 @FunctionalInterface
 public interface ChunkSource {
+    // Threading: called for one chunk at a time, in order, possibly from a helper thread of the writer.
     /**
      * Fills one chunk.
      *

@@ -56,6 +56,8 @@ import java.util.stream.Stream;
 public final class PreemptBench {
     /** Target: the state is safe at most this long after the signal. */
     public static final double TARGET_SECONDS = 2.0;
+    /** Target: our throughput at least this fraction of the faster raw durable write of the same bytes. */
+    public static final double TARGET_RATIO = 0.67;
     /** Memory the rank JVM needs besides 3 × SIZE (heap headroom, JVM, page tables). */
     static final long MEMORY_HEADROOM = 768L << 20;
     private static final long MIB = 1L << 20;
@@ -67,6 +69,8 @@ public final class PreemptBench {
     private final int repetitions;
     private final PrintStream progress;
     private final ByteBuffer rawBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK);
+    private final ByteBuffer rawDirectBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK + RawDisk.DIRECT_ALIGNMENT)
+            .alignedSlice(RawDisk.DIRECT_ALIGNMENT).limit(RawDisk.BLOCK).slice();
 
     private PreemptBench(long size, Path dir, int repetitions, PrintStream progress) {
         this.size = size;
@@ -127,25 +131,42 @@ public final class PreemptBench {
     private Map<String, Object> measure() throws IOException {
         double[] safe = new double[repetitions];
         double[] raw = new double[repetitions];
+        double[] rawDirect = new double[repetitions];
+        double[] rawBest = new double[repetitions];
+        boolean direct = directAvailable();
         List<Map<String, Double>> profiles = new ArrayList<>();
         progress.printf(Locale.ROOT, "bench preempt: %s of published local state, %d repetitions after a warm-up, in %s;"
                 + " rank JVM %s%n", Units.formatSize(size), repetitions, dir, String.join(" ", rankJvmOptions(size)));
         for (int rep = -1; rep < repetitions; rep++) {
             String label = rep < 0 ? "warm-up" : "repetition " + (rep + 1) + "/" + repetitions;
             Sample s = preempt(rep < 0 ? "warmup" : Integer.toString(rep + 1));
-            double r = rawWrite(rep < 0 ? "warmup" : Integer.toString(rep + 1));
+            String tag = rep < 0 ? "warmup" : Integer.toString(rep + 1);
+            // the two raw writes alternate in order, so that neither always finds the memory the other freed
+            double r;
+            double d = Double.NaN;
+            if (direct && rep % 2 != 0) {
+                d = rawWrite("direct-" + tag, true);
+                r = rawWrite(tag, false);
+            } else {
+                r = rawWrite(tag, false);
+                d = direct ? rawWrite("direct-" + tag, true) : Double.NaN;
+            }
             progress.printf(Locale.ROOT, "bench preempt: %s: signal to safe %.3f s (signal %.3f s, staging copy %.3f s,"
-                            + " write + fsync + commit %.3f s, other %.3f s); raw write + fsync %.3f s%n", label, s.signalToSafe(),
-                    s.profile().getOrDefault("signal_delivery_s", Double.NaN), s.profile().getOrDefault("staging_copy_s", Double.NaN),
-                    s.profile().getOrDefault("persist_s", Double.NaN), s.profile().getOrDefault("other_s", Double.NaN), r);
+                            + " write + fsync + commit %.3f s, other %.3f s); raw write + fsync %.3f s, direct %.3f s%n", label,
+                    s.signalToSafe(), s.profile().getOrDefault("signal_delivery_s", Double.NaN),
+                    s.profile().getOrDefault("staging_copy_s", Double.NaN), s.profile().getOrDefault("persist_s", Double.NaN),
+                    s.profile().getOrDefault("other_s", Double.NaN), r, d);
             if (rep >= 0) {
                 safe[rep] = s.signalToSafe();
                 raw[rep] = r;
+                rawDirect[rep] = d;
+                rawBest[rep] = direct ? Math.min(r, d) : r;
                 profiles.add(s.profile());
             }
         }
         double medianSafe = Medians.median(safe);
         double medianRaw = Medians.median(raw);
+        double medianBest = Medians.median(rawBest);
         double gb = size / 1e9;
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("size_bytes", size);
@@ -154,9 +175,16 @@ public final class PreemptBench {
         figures.put("signal_to_safe_min_s", min(safe));
         figures.put("signal_to_safe_max_s", max(safe));
         figures.put("raw_write_s", medianRaw);
-        figures.put("preempt_over_raw_write", medianRaw / medianSafe);
+        if (direct) {
+            figures.put("raw_write_direct_s", Medians.median(rawDirect));
+        }
+        figures.put("raw_write_best_s", medianBest);
+        figures.put("preempt_over_raw_write", medianBest / medianSafe);
         figures.put("preempt_gbps", gb / medianSafe);
         figures.put("raw_write_gbps", gb / medianRaw);
+        if (direct) {
+            figures.put("raw_write_direct_gbps", gb / Medians.median(rawDirect));
+        }
         for (String key : List.of("publish_s", "signal_delivery_s", "staging_copy_s", "persist_s", "other_s",
                 "trigger_action_s")) {
             double[] values = profiles.stream().filter(p -> p.containsKey(key)).mapToDouble(p -> p.get(key)).toArray();
@@ -165,6 +193,7 @@ public final class PreemptBench {
             }
         }
         figures.put("signal_to_safe_target_met", medianSafe <= TARGET_SECONDS);
+        figures.put("preempt_target_met", medianBest / medianSafe >= TARGET_RATIO);
         return figures;
     }
 
@@ -279,14 +308,40 @@ public final class PreemptBench {
         }
     }
 
-    private double rawWrite(String label) throws IOException {
+    private double rawWrite(String label, boolean direct) throws IOException {
         Path file = dir.resolve("raw-reference-" + label + ".bin");
         try {
             long t0 = System.nanoTime();
-            RawDisk.writeAndSync(file, size, rawBlock);
+            if (direct) {
+                RawDisk.writeAndSyncDirect(file, size, rawDirectBlock);
+            } else {
+                RawDisk.writeAndSync(file, size, rawBlock);
+            }
             return (System.nanoTime() - t0) / 1e9;
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /** Whether the direct-I/O reference can run here: a size of whole blocks, and direct I/O in this directory. */
+    private boolean directAvailable() {
+        if (size % RawDisk.DIRECT_ALIGNMENT != 0) {
+            progress.println("bench preempt: no direct-I/O reference: --size is not a multiple of " + RawDisk.DIRECT_ALIGNMENT);
+            return false;
+        }
+        Path probe = dir.resolve("raw-reference-probe.bin");
+        try {
+            RawDisk.writeAndSyncDirect(probe, RawDisk.DIRECT_ALIGNMENT, rawDirectBlock);
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            progress.println("bench preempt: no direct-I/O reference in " + dir + ": " + e);
+            return false;
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException e) {
+                progress.println("bench preempt: could not delete " + probe + ": " + e);
+            }
         }
     }
 

@@ -48,7 +48,7 @@ public final class WriterEngine {
     private final ManifestJson json;
     private final CRC32C crc = new CRC32C();
     private final CRC32C paddingCrc = new CRC32C();
-    private final CrcAhead crcAhead = new CrcAhead();
+    private final ChunkAhead chunkAhead = new ChunkAhead();
     private final ByteBuffer padding = ByteBuffer.allocate(Layout.ALIGNMENT).asReadOnlyBuffer();
     private final List<EntryDescriptor> entries = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
@@ -204,27 +204,41 @@ public final class WriterEngine {
 
     /**
      * The fast path for uncompressed, unhashed entries: every chunk is zero or stored as it is, straight
-     * from the caller's buffer, while the next chunk's CRC32C is computed ahead on a helper thread.
+     * from the chunk buffer {@code chunkAt} returns, while the next chunk is fetched (for a streamed entry:
+     * copied into the other chunk buffer), zero-checked and checksummed on a helper thread. Chunk {@code i + 1}
+     * is fetched only once chunk {@code i - 1} has been written, so two chunk buffers suffice; no helper still
+     * works on the entry when this returns or throws.
      */
     private EntryDescriptor writeRawChunks(EntryHeader header, IntFunction<ByteBuffer> chunkAt, int count) throws IOException {
         List<ChunkDescriptor> chunks = new ArrayList<>(count);
-        ByteBuffer next = count > 0 ? chunkAt.apply(0) : null;
-        CrcAhead.Task pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
-        for (int i = 0; i < count; i++) {
-            ByteBuffer raw = next;
-            CrcAhead.Task task = pending;
-            next = i + 1 < count ? chunkAt.apply(i + 1) : null;
-            pending = next == null || ZeroBytes.isZero(next) ? null : crcAhead.start(next);
-            int len = raw.remaining();
-            if (task == null) {
-                zeroChunks++;
-                chunks.add(new ChunkDescriptor(i, len, null, -1, 0, Codec.NONE, false, true, 0, null));
-                continue;
+        ChunkAhead.Task next = count > 0 ? chunkAhead.start(() -> chunkAt.apply(0)) : null;
+        try {
+            for (int i = 0; i < count; i++) {
+                ChunkAhead.Task task = next;
+                next = null;
+                ByteBuffer raw = task.join();
+                int following = i + 1;
+                next = following < count ? chunkAhead.start(() -> chunkAt.apply(following)) : null;
+                int len = raw.remaining();
+                if (task.zero()) {
+                    zeroChunks++;
+                    chunks.add(new ChunkDescriptor(i, len, null, -1, 0, Codec.NONE, false, true, 0, null));
+                    continue;
+                }
+                alignFor(len);
+                long offset = position;
+                write(raw.duplicate());
+                chunks.add(new ChunkDescriptor(i, len, null, offset, len, Codec.NONE, false, false, task.crc(), null));
             }
-            alignFor(len);
-            long offset = position;
-            write(raw.duplicate());
-            chunks.add(new ChunkDescriptor(i, len, null, offset, len, Codec.NONE, false, false, task.join(), null));
+        } catch (IOException | RuntimeException | Error e) {
+            if (next != null) {
+                try {
+                    next.join();
+                } catch (RuntimeException | Error ignored) {
+                    // the first failure is the one reported
+                }
+            }
+            throw e;
         }
         return new EntryDescriptor(header, chunks);
     }
