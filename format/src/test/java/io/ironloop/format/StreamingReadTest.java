@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -146,8 +147,13 @@ class StreamingReadTest {
                 int length = e.getValue().remaining();
                 ByteBuffer out = ByteBuffer.allocate(length);
                 List<Long> offsets = Collections.synchronizedList(new ArrayList<>());
+                Thread caller = Thread.currentThread();
                 r.readEntry(e.getKey().name(), 3, (offset, bytes) -> {
                     threads.add(Thread.currentThread().getName());
+                    if (Thread.currentThread() == caller) {
+                        // the threads claim chunks as they go: a slow caller leaves chunks to the helpers
+                        LockSupport.parkNanos(2_000_000);
+                    }
                     offsets.add(offset);
                     out.put((int) offset, bytes, bytes.position(), bytes.remaining());
                 });
@@ -156,7 +162,9 @@ class StreamingReadTest {
             }
         }
         assertThat(b.summary().referencedChunks()).isPositive();
-        assertThat(threads).as("the caller and two helpers").hasSize(3);
+        assertThat(threads).as("the caller and up to two helpers").hasSizeBetween(2, 3).contains(Thread.currentThread().getName());
+        assertThat(threads.stream().filter(t -> !t.equals(Thread.currentThread().getName())))
+                .allMatch(t -> t.startsWith("ironloop-read"));
     }
 
     @Test

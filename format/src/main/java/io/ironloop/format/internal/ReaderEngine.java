@@ -18,6 +18,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
@@ -28,6 +33,17 @@ import java.util.zip.CRC32C;
  * its own.
  */
 public final class ReaderEngine {
+    /**
+     * The helpers of parallel reads: daemon threads, created on demand and ended after a minute unused, so a
+     * restore does not start new threads for every entry.
+     */
+    private static final AtomicInteger HELPER_NUMBER = new AtomicInteger();
+    private static final ExecutorService HELPERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ironloop-read-" + HELPER_NUMBER.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+
     private final SeekableByteChannel channel;
     private final String fileName;
     private final long fileSize;
@@ -119,7 +135,13 @@ public final class ReaderEngine {
         readEntry(name, 1, sink);
     }
 
-    /** See {@link io.ironloop.format.CheckpointReader#readEntry(String, int, ChunkSink)}. */
+    /**
+     * See {@link io.ironloop.format.CheckpointReader#readEntry(String, int, ChunkSink)}. The caller's thread and up
+     * to {@code threads - 1} helpers (from a shared pool of daemon threads) take the entry's chunks one at a time
+     * from a common counter, in file order: a thread the scheduler holds back leaves its share to the others
+     * instead of making them wait at the end, and the threads read one forward-moving region of the file, which
+     * the kernel's readahead recognises as a sequential read.
+     */
     public void readEntry(String name, int threads, ChunkSink sink) throws IOException {
         Objects.requireNonNull(sink, "sink");
         if (threads < 1) {
@@ -129,25 +151,25 @@ public final class ReaderEngine {
         int n = entry.chunks().size();
         int parts = channel instanceof FileChannel ? Math.max(1, Math.min(threads, n)) : 1;
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> helpers = new ArrayList<>(parts - 1);
+        AtomicInteger next = new AtomicInteger();
+        List<Future<?>> helpers = new ArrayList<>(parts - 1);
         for (int p = 1; p < parts; p++) {
-            int from = (int) ((long) n * p / parts);
-            int to = (int) ((long) n * (p + 1) / parts);
             ChunkDecoder own = helperDecoder(p - 1);
-            Thread t = new Thread(() -> readChunks(entry, from, to, own, sink, failure), "ironloop-read-" + p);
-            t.setDaemon(true);
-            helpers.add(t);
-            t.start();
+            helpers.add(HELPERS.submit(() -> readChunks(entry, next, own, sink, failure)));
         }
-        readChunks(entry, 0, (int) ((long) n / parts), decoder, sink, failure);
+        readChunks(entry, next, decoder, sink, failure);
         boolean interrupted = false;
-        for (Thread t : helpers) {
-            while (t.isAlive()) {
+        for (Future<?> h : helpers) {
+            while (true) {
                 try {
-                    t.join();
+                    h.get();
+                    break;
                 } catch (InterruptedException e) {
                     // returning now would leave helpers reading a channel the caller is about to close
                     interrupted = true;
+                } catch (ExecutionException e) {
+                    failure.compareAndSet(null, e.getCause());
+                    break;
                 }
             }
         }
@@ -176,14 +198,16 @@ public final class ReaderEngine {
     }
 
     /**
-     * Delivers chunks {@code [from, to)} of {@code entry} to {@code sink}, stopping early once any part of the
-     * read has failed; records this part's failure in {@code failure} unless another came first.
+     * Delivers the chunks of {@code entry} that this thread claims from {@code next} to {@code sink}, stopping
+     * once every chunk is claimed or any part of the read has failed; records this part's failure in
+     * {@code failure} unless another came first.
      */
-    private void readChunks(EntryDescriptor entry, int from, int to, ChunkDecoder dec, ChunkSink sink, AtomicReference<Throwable> failure) {
+    private void readChunks(EntryDescriptor entry, AtomicInteger next, ChunkDecoder dec, ChunkSink sink,
+                            AtomicReference<Throwable> failure) {
         try (ChunkSources sources = sources()) {
             List<ChunkDescriptor> chunks = entry.chunks();
             String label = label(entry);
-            for (int i = from; i < to && failure.get() == null; i++) {
+            for (int i = next.getAndIncrement(); i < chunks.size() && failure.get() == null; i = next.getAndIncrement()) {
                 ChunkDescriptor c = chunks.get(i);
                 String where = where(label, c);
                 ChunkSources.Source src = c.zero() ? null : sources.sourceOf(c, where);
