@@ -63,6 +63,7 @@ final class DemoTimeline {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
             case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
             case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
+                    : "global-copy".equals(f.get("level")) ? null // the second copy of a line rank 0 reports: routine
                     : "saved the global state of iteration " + f.get("iteration");
             case "restored" -> "resumed at iteration " + f.get("iteration");
             case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
