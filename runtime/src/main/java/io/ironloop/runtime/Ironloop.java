@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,21 +12,16 @@ import org.slf4j.LoggerFactory;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.RestoredState;
 import io.ironloop.core.Snapshotable;
-import io.ironloop.core.Store;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
-import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.state.GlobalState;
-import io.ironloop.runtime.internal.state.JobCompletion;
 import io.ironloop.runtime.internal.state.LocalState;
 import io.ironloop.runtime.internal.state.Shadow;
-import io.ironloop.runtime.internal.trigger.TriggerReactions;
 import io.ironloop.runtime.recovery.RestartRecovery;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
-import io.ironloop.runtime.trigger.Triggers;
 
 /**
  * DeLIA on the JVM: the fault-tolerance runtime of one rank of an iterative application.
@@ -80,46 +74,22 @@ import io.ironloop.runtime.trigger.Triggers;
 public final class Ironloop implements AutoCloseable {
     /** The series of the global state that rank 0 writes (rank {@code size / 2} writes a copy). */
     public static final String GLOBAL_SERIES = GlobalState.SERIES;
+    /** The series of the copy of the global state that rank {@code size / 2} writes. */
+    public static final String GLOBAL_COPY_SERIES = GlobalState.COPY_SERIES;
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
     static final String SETTINGS_ENTRY = "ironloop.settings";
 
-    private final Parameters parameters;
-    private final ProcessGroup group;
-    private final Path folder;
-    private final Store store;
-    private final LauncherLink launcher;
-    private final RuntimeEvents events;
+    private final RuntimeParts parts;
     private final GlobalState global;
     private final LocalState local;
-    private final TriggerReactions reactions;
     private final RestartRecovery recovery;
-    private final Optional<Completion> completion;
-    private final JobCompletion completionRecord;
-    private final Triggers triggers;
-    private boolean perRankState;
-    private OptionalLong localCut = OptionalLong.empty();
     private boolean closed;
 
-    Ironloop(Parts p) {
-        this.parameters = p.parameters();
-        this.group = p.group();
-        this.folder = p.folder();
-        this.store = p.store();
-        this.launcher = p.launcher();
-        this.events = p.events();
-        this.global = p.global();
-        this.local = p.local();
-        this.reactions = p.reactions();
-        this.recovery = p.recovery();
-        this.completionRecord = p.completionRecord();
-        this.triggers = p.triggers();
-        this.completion = p.completion();
-    }
-
-    /** The collaborators {@link IronloopBuilder} assembled, each with one job. */
-    record Parts(Parameters parameters, ProcessGroup group, Path folder, Store store, LauncherLink launcher, RuntimeEvents events,
-            GlobalState global, LocalState local, TriggerReactions reactions, RestartRecovery recovery,
-            JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers) {
+    Ironloop(RuntimeParts parts) {
+        this.parts = parts;
+        this.global = parts.global();
+        this.local = parts.local();
+        this.recovery = parts.recovery();
     }
 
     /** A builder; {@link IronloopBuilder#start()} joins the group. */
@@ -142,37 +112,37 @@ public final class Ironloop implements AutoCloseable {
 
     /** This rank's process group. Failures surface as {@link io.ironloop.group.ProcessFailedException}. */
     public ProcessGroup group() {
-        return group;
+        return parts.group();
     }
 
     /** This process's rank. */
     public int rank() {
-        return group.rank();
+        return parts.group().rank();
     }
 
     /** The number of ranks. */
     public int size() {
-        return group.size();
+        return parts.group().size();
     }
 
     /** The parameters in effect. */
     public Parameters parameters() {
-        return parameters;
+        return parts.parameters();
     }
 
     /** The configured workload scheduler ({@code WORKLOAD_SCHEDULER}). */
     public WorkloadScheduler scheduler() {
-        return parameters.get(RuntimeKeys.WORKLOAD_SCHEDULER);
+        return parts.parameters().get(RuntimeKeys.WORKLOAD_SCHEDULER);
     }
 
     /** The checkpoint folder ({@code FT_FOLDER}), absolute. */
     public Path folder() {
-        return folder;
+        return parts.folder();
     }
 
     /** The launcher link this runtime reports to (a no-op outside {@code ironloop run}), for application events. */
     public LauncherLink launcher() {
-        return launcher;
+        return parts.launcher();
     }
 
     /**
@@ -180,7 +150,7 @@ public final class Ironloop implements AutoCloseable {
      * (and {@code FRESH} is not set). The application then reports it instead of computing again.
      */
     public Optional<Completion> completion() {
-        return completion;
+        return parts.completion();
     }
 
     // ------------------------------------------------------------------------------------- registration
@@ -252,9 +222,6 @@ public final class Ironloop implements AutoCloseable {
      */
     public long readGlobal() {
         ensureOpen();
-        if (perRankState) { // the per-rank recovery line was negotiated against iteration 0: it must see this one
-            throw new IllegalStateException("call readGlobal() before canRecoverLocal(): per-rank state is restored at its iteration");
-        }
         return recovery.readGlobal();
     }
 
@@ -274,11 +241,11 @@ public final class Ironloop implements AutoCloseable {
      */
     public boolean saveGlobal() {
         ensureOpen();
-        GlobalState.Boundary b = global.endIteration(perRankState);
-        if (perRankState) {
+        GlobalState.Boundary b = global.endIteration(local.isPerRankState());
+        if (local.isPerRankState()) {
             local.publish(b.iteration(), b.due()); // at the boundary: the state after these iterations, as the global line holds
         }
-        events.publish(new RuntimeEvent.IterationStarted(b.iteration()));
+        parts.events().publish(new RuntimeEvent.IterationStarted(b.iteration()));
         return b.saved();
     }
 
@@ -298,9 +265,8 @@ public final class Ironloop implements AutoCloseable {
      */
     public boolean canRecoverLocal() {
         ensureOpen();
-        perRankState = true;
-        localCut = recovery.canRecoverLocal(iteration());
-        return localCut.isPresent();
+        local.becomePerRankState();
+        return recovery.canRecoverLocal(iteration());
     }
 
     /**
@@ -314,8 +280,7 @@ public final class Ironloop implements AutoCloseable {
      */
     public long readLocal() {
         ensureOpen();
-        long at = localCut.orElseThrow(() -> new IllegalStateException("call readLocal() only when canRecoverLocal() returned true"));
-        return recovery.readLocal(at, iteration());
+        return recovery.readLocal(iteration());
     }
 
     /**
@@ -337,12 +302,7 @@ public final class Ironloop implements AutoCloseable {
      */
     public void publishLocal() {
         ensureOpen();
-        if (perRankState) {
-            throw new IllegalStateException("local state is per-rank state here (canRecoverLocal() was called): saveGlobal()"
-                    + " publishes and saves it at the iteration boundary; a copy from inside an iteration would be restored and"
-                    + " the iteration then redone. Remove publishLocal()/saveLocal(), or keep per-task records (readLocalRecords)");
-        }
-        local.publish(iteration(), false);
+        local.publishAtTaskBoundary(iteration());
     }
 
     /**
@@ -368,17 +328,17 @@ public final class Ironloop implements AutoCloseable {
      */
     public boolean startHeartbeatMonitoring() {
         ensureOpen();
-        if (!parameters.isSet(GroupKeys.TRIGGER_HEARTBEAT_MONITORING)) {
+        if (!parts.parameters().isSet(GroupKeys.TRIGGER_HEARTBEAT_MONITORING)) {
             LOG.info("TRIGGER_HEARTBEAT_MONITORING is absent from the parameters: failures of other ranks trigger no local save");
             return false;
         }
-        reactions.startMonitoring();
+        parts.reactions().startMonitoring();
         return true;
     }
 
     /** Stops heartbeat monitoring (DeLIA's {@code HeartbeatMonitoring_Finalize}). */
     public void stopHeartbeatMonitoring() {
-        reactions.stopMonitoring();
+        parts.reactions().stopMonitoring();
     }
 
     // ------------------------------------------------------------------------------------------- finish
@@ -393,8 +353,8 @@ public final class Ironloop implements AutoCloseable {
         ensureOpen();
         Objects.requireNonNull(result, "result");
         global.awaitDurable();
-        completionRecord.write(iteration(), result);
-        events.publish(new RuntimeEvent.Completed(iteration()));
+        parts.completionRecord().write(iteration(), result);
+        parts.events().publish(new RuntimeEvent.Completed(iteration()));
     }
 
     /**
@@ -407,17 +367,7 @@ public final class Ironloop implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            reactions.close();
-            if (triggers != null) {
-                triggers.close();
-            }
-        } finally {
-            closeQuietly(local::closeEngine);
-            closeQuietly(global::closeEngine);
-            closeQuietly(store);
-            group.close();
-        }
+        parts.close();
     }
 
     // ------------------------------------------------------------------------------------------ helpers
@@ -425,17 +375,6 @@ public final class Ironloop implements AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("this Ironloop runtime is closed");
-        }
-    }
-
-    static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.warn("closing {} failed: {}", c, e.toString());
         }
     }
 }

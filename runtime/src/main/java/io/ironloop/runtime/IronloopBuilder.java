@@ -186,15 +186,15 @@ public final class IronloopBuilder {
             Triggers triggers = signals || notices ? Triggers.start(TriggerOptions.from(p), reacting[0], triggerListener) : null;
             LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}, triggers: signals {}, notices {}", group.rank(),
                     group.size(), group.jobId(), folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), signals, notices);
-            return new Ironloop(new Ironloop.Parts(p, group, folder, store, link, events, global, local, reacting[0], recovery,
+            return new Ironloop(new RuntimeParts(p, group, folder, store, link, events, global, local, reacting[0], recovery,
                     completionRecord, completion, triggers));
         } catch (RuntimeException e) {
             if (reacting[0] != null) {
                 reacting[0].abandon();
             }
-            Ironloop.closeQuietly(localEngine);
-            Ironloop.closeQuietly(globalEngine);
-            Ironloop.closeQuietly(store);
+            RuntimeParts.closeQuietly(localEngine);
+            RuntimeParts.closeQuietly(globalEngine);
+            RuntimeParts.closeQuietly(store);
             group.close();
             throw e;
         }

@@ -34,10 +34,30 @@ class GlobalCopyTest {
 
     @Test
     void rankZerosGlobalSeriesDeleted_restartRestoresFromTheCopy_bitIdentical() throws Exception {
+        restartAfter(() -> deleteTree(dir.resolve("ft").resolve(GlobalState.SERIES)));
+    }
+
+    @Test
+    void rankZerosGlobalLinesCorrupted_restartRestoresTheNewestIntactCopy_bitIdentical() throws Exception {
+        restartAfter(this::corruptRankZerosLines);
+    }
+
+    @Test
+    void copyDeleted_restartRestoresFromRankZero_bitIdentical() throws Exception {
+        restartAfter(() -> deleteTree(dir.resolve("ft").resolve(GlobalState.COPY_SERIES)));
+    }
+
+    /** What a test does to the folder between the run that stops and the restart. */
+    private interface Damage {
+        void apply() throws IOException;
+    }
+
+    /** A 3-rank job stops after 7 of 12 iterations; {@code damage}; the restart resumes at 7 and ends bit-identical. */
+    private void restartAfter(Damage damage) throws Exception {
         long expected = reference();
         InJvmJob job = new InJvmJob(dir.resolve("ft"));
         assertThat(job.run(3, 12, 7, SETTINGS).errors()).isEmpty();
-        deleteTree(dir.resolve("ft").resolve(GlobalState.SERIES));
+        damage.apply();
 
         InJvmJob.Outcome second = job.run(3, 12, -1, SETTINGS);
 
@@ -46,11 +66,7 @@ class GlobalCopyTest {
         assertThat(second.checksums()).containsOnly(expected);
     }
 
-    @Test
-    void rankZerosGlobalLinesCorrupted_restartRestoresTheNewestIntactCopy_bitIdentical() throws Exception {
-        long expected = reference();
-        InJvmJob job = new InJvmJob(dir.resolve("ft"));
-        assertThat(job.run(3, 12, 7, SETTINGS).errors()).isEmpty();
+    private void corruptRankZerosLines() throws IOException {
         Random random = new Random(42);
         for (Path data : dataFiles(GlobalState.SERIES)) {
             byte[] bytes = Files.readAllBytes(data);
@@ -59,25 +75,6 @@ class GlobalCopyTest {
             }
             Files.write(data, bytes);
         }
-
-        InJvmJob.Outcome second = job.run(3, 12, -1, SETTINGS);
-
-        assertThat(second.errors()).isEmpty();
-        assertThat(second.startedAt()).containsOnly(7L);
-        assertThat(second.checksums()).containsOnly(expected);
-    }
-
-    @Test
-    void copyDeleted_restartRestoresFromRankZero_bitIdentical() throws Exception {
-        long expected = reference();
-        InJvmJob job = new InJvmJob(dir.resolve("ft"));
-        assertThat(job.run(3, 12, 7, SETTINGS).errors()).isEmpty();
-        deleteTree(dir.resolve("ft").resolve(GlobalState.COPY_SERIES));
-
-        InJvmJob.Outcome second = job.run(3, 12, -1, SETTINGS);
-
-        assertThat(second.startedAt()).containsOnly(7L);
-        assertThat(second.checksums()).containsOnly(expected);
     }
 
     private long reference() throws Exception {

@@ -64,6 +64,9 @@ public final class RestartRecovery {
     private final Function<String, EngineConfig> configOfSeries;
     private final String settingsEntry;
     private final byte[] settings;
+    /** The per-rank recovery line {@link #canRecoverLocal} agreed on, once it was called. */
+    private OptionalLong localLine = OptionalLong.empty();
+    private boolean localNegotiated;
 
     /**
      * What a restart may use.
@@ -97,8 +100,9 @@ public final class RestartRecovery {
 
     /**
      * Whether either copy of the global state has a newest line made under the current settings. A holder whose
-     * newest line was made under other settings says no, logs both fingerprints and publishes
-     * {@link RuntimeEvent.SettingsChanged}; its lines are kept. Collective.
+     * newest line was made under other settings says no; when no copy is usable, the lowest such holder logs
+     * both fingerprints and publishes {@link RuntimeEvent.SettingsChanged} (once per job); the lines are kept.
+     * Collective.
      */
     public boolean canRecoverGlobal() {
         if (options.fresh()) {
@@ -107,23 +111,19 @@ public final class RestartRecovery {
             }
             return false;
         }
-        return group.agree(usableNewestLine() ? 0 : 1) == 0;
-    }
-
-    private boolean usableNewestLine() {
         List<LineInfo> lines = global.lines();
-        if (lines.isEmpty()) {
-            return false;
-        }
-        LineInfo newest = lines.get(lines.size() - 1);
+        Optional<LineInfo> newest = lines.isEmpty() ? Optional.empty() : Optional.of(lines.get(lines.size() - 1));
         String now = local.settingsFingerprint();
-        if (!newest.settingsFingerprint().equals(now) && !options.ignoreSettings()) {
+        boolean changed = newest.isPresent() && !newest.get().settingsFingerprint().equals(now) && !options.ignoreSettings();
+        boolean usable = group.agree(newest.isPresent() && !changed ? 0 : 1) == 0;
+        long reporter = group.agree(changed ? group.rank() : NOTHING);
+        if (!usable && reporter == group.rank()) {
+            LineInfo line = newest.orElseThrow();
             LOG.warn("the settings changed since the newest global checkpoint {}/{} (settings fingerprint {} there, {} now):"
-                    + " starting fresh; the old lines are kept", folder, newest.dataFile(), newest.settingsFingerprint(), now);
-            events.publish(new RuntimeEvent.SettingsChanged(newest.settingsFingerprint(), now));
-            return false;
+                    + " starting fresh; the old lines are kept", folder, line.dataFile(), line.settingsFingerprint(), now);
+            events.publish(new RuntimeEvent.SettingsChanged(line.settingsFingerprint(), now));
         }
-        return true;
+        return usable;
     }
 
     /**
@@ -134,6 +134,9 @@ public final class RestartRecovery {
      * @throws IronloopException when no copy has a line to restore, or the holder of the agreed line cannot send it
      */
     public long readGlobal() {
+        if (localNegotiated) { // the per-rank recovery line was negotiated against the iteration before: it must see this one
+            throw new IllegalStateException("call readGlobal() before canRecoverLocal(): per-rank state is restored at its iteration");
+        }
         return restoreGlobal(OptionalLong.empty());
     }
 
@@ -237,24 +240,28 @@ public final class RestartRecovery {
      * Negotiates the per-rank recovery line against the global iteration {@code resumed} (see
      * {@link LocalRecovery#negotiate}): the lines of both copies of the global state count. Collective.
      *
-     * @return the iteration to restore per-rank state at; empty when it starts over
+     * @return whether {@link #readLocal} will restore per-rank state at that line; false when it starts over
      */
-    public OptionalLong canRecoverLocal(long resumed) {
+    public boolean canRecoverLocal(long resumed) {
+        localNegotiated = true;
         if (options.fresh()) {
-            return OptionalLong.empty();
+            return false;
         }
         Optional<String> settingsNow = options.ignoreSettings() ? Optional.empty() : Optional.of(local.settingsFingerprint());
-        return LocalRecovery.negotiate(group, LocalRecovery.madeUnder(settingsNow, local.lines()),
+        localLine = LocalRecovery.negotiate(group, LocalRecovery.madeUnder(settingsNow, local.lines()),
                 LocalRecovery.madeUnder(settingsNow, global.lines()), resumed, folder);
+        return localLine.isPresent();
     }
 
     /**
-     * Restores every rank's per-rank state at {@code at}; when that is older than the global state restored,
-     * restores the global state again at {@code at} first. Collective.
+     * Restores every rank's per-rank state at the line {@link #canRecoverLocal} agreed on; when that is older than
+     * the global state restored, restores the global state again at that line first. Collective.
      *
      * @param resumed the global iteration restored so far
+     * @throws IllegalStateException if {@link #canRecoverLocal} did not return true
      */
-    public long readLocal(long at, long resumed) {
+    public long readLocal(long resumed) {
+        long at = localLine.orElseThrow(() -> new IllegalStateException("call readLocal() only when canRecoverLocal() returned true"));
         if (at < resumed) {
             LOG.warn("rank {}: not every rank has per-rank state at iteration {}: restoring the global state again at iteration {},"
                     + " the newest line every rank has", group.rank(), resumed, at);

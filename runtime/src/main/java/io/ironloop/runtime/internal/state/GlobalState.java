@@ -2,9 +2,7 @@ package io.ironloop.runtime.internal.state;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
@@ -35,7 +33,7 @@ public final class GlobalState {
     public static final String COPY_SERIES = "global-copy";
 
     private final Object lock = new Object();
-    private final Map<String, Shadow> shadows = new LinkedHashMap<>();
+    private final Registry registry;
     private final CheckpointEngine engine;
     private final CheckpointPolicy gates;
     private final LongSupplier clock;
@@ -50,6 +48,7 @@ public final class GlobalState {
      */
     public GlobalState(CheckpointEngine engine, CheckpointPolicy gates, LongSupplier clock, boolean publishEveryCall) {
         this.engine = engine;
+        this.registry = new Registry(engine, Scope.GLOBAL);
         this.gates = gates;
         this.clock = clock;
         this.publishEveryCall = publishEveryCall;
@@ -76,30 +75,21 @@ public final class GlobalState {
     /** Whether {@code name} is registered here. */
     public boolean contains(String name) {
         synchronized (lock) {
-            return shadows.containsKey(name);
+            return registry.contains(name);
         }
     }
 
     /** Registers a piece of global state. */
     public void register(Shadow shadow) {
         synchronized (lock) {
-            shadows.put(shadow.name(), shadow);
-            if (engine != null) {
-                shadow.protect(engine, Scope.GLOBAL);
-            }
+            registry.register(shadow);
         }
     }
 
     /** Stops protecting {@code name}; returns whether it was registered. */
     public boolean unregister(String name) {
         synchronized (lock) {
-            if (shadows.remove(name) == null) {
-                return false;
-            }
-            if (engine != null) {
-                engine.unprotect(name);
-            }
-            return true;
+            return registry.unregister(name);
         }
     }
 
@@ -131,7 +121,7 @@ public final class GlobalState {
                 return new Boundary(now, due, false);
             }
             if (due || publishEveryCall) {
-                shadows.values().forEach(Shadow::publish);
+                registry.publish();
                 published = now;
             }
             if (due) {
@@ -186,7 +176,7 @@ public final class GlobalState {
         }
         synchronized (lock) {
             Optional<LineInfo> line = engine.restore();
-            line.ifPresent(l -> shadows.values().forEach(Shadow::apply));
+            line.ifPresent(l -> registry.shadows().forEach(Shadow::apply));
             return line;
         }
     }
@@ -200,7 +190,7 @@ public final class GlobalState {
      */
     public LineInfo restoreCopy(byte[] files, EngineConfig config, String settingsName, byte[] settings) throws IOException {
         synchronized (lock) {
-            return LocalRecovery.restoreCopy(files, config, Scope.GLOBAL, shadows.values(), settingsName, settings,
+            return LocalRecovery.restoreCopy(files, config, Scope.GLOBAL, registry.shadows(), settingsName, settings,
                     () -> new io.ironloop.IronloopException("the global line received holds no line"));
         }
     }

@@ -1,8 +1,6 @@
 package io.ironloop.runtime.internal.state;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 import io.ironloop.core.CheckpointEngine;
@@ -20,16 +18,18 @@ import io.ironloop.format.Scope;
  */
 public final class LocalState {
     private final Object lock = new Object();
-    private final Map<String, Shadow> shadows = new LinkedHashMap<>();
+    private final Registry registry;
     private final CheckpointEngine engine;
     private final CheckpointPolicy gates;
     private final LongSupplier clock;
     private long publishedVersion;
     private long publishedIteration;
     private long persistedVersion;
+    private volatile boolean perRankState;
 
     public LocalState(CheckpointEngine engine, CheckpointPolicy gates, LongSupplier clock) {
         this.engine = engine;
+        this.registry = new Registry(engine, Scope.LOCAL);
         this.gates = gates;
         this.clock = clock;
     }
@@ -37,33 +37,56 @@ public final class LocalState {
     /** Whether {@code name} is registered here. */
     public boolean contains(String name) {
         synchronized (lock) {
-            return shadows.containsKey(name);
+            return registry.contains(name);
         }
     }
 
     /** Registers a piece of local state. */
     public void register(Shadow shadow) {
         synchronized (lock) {
-            shadows.put(shadow.name(), shadow);
-            shadow.protect(engine, Scope.LOCAL);
+            registry.register(shadow);
         }
     }
 
     /** Stops protecting {@code name}; returns whether it was registered. */
     public boolean unregister(String name) {
         synchronized (lock) {
-            if (shadows.remove(name) == null) {
-                return false;
-            }
-            engine.unprotect(name);
-            return true;
+            return registry.unregister(name);
         }
+    }
+
+    /**
+     * Makes local state per-rank state (a subdomain, a per-rank counter): from now on it is published at iteration
+     * boundaries only, and saved with every global line.
+     */
+    public void becomePerRankState() {
+        perRankState = true;
+    }
+
+    /** Whether local state is per-rank state ({@link #becomePerRankState()}). */
+    public boolean isPerRankState() {
+        return perRankState;
+    }
+
+    /**
+     * Publishes at a task boundary inside iteration {@code iteration} ({@code publishLocal()}).
+     *
+     * @throws IllegalStateException if local state is per-rank state: a copy from inside an iteration would be
+     *     restored and the iteration then redone
+     */
+    public void publishAtTaskBoundary(long iteration) {
+        if (perRankState) {
+            throw new IllegalStateException("local state is per-rank state here (canRecoverLocal() was called): saveGlobal()"
+                    + " publishes and saves it at the iteration boundary; a copy from inside an iteration would be restored and"
+                    + " the iteration then redone. Remove publishLocal()/saveLocal(), or keep per-task records (readLocalRecords)");
+        }
+        publish(iteration, false);
     }
 
     /** Copies the registered objects into the published copy, as the state at {@code iteration}; saves it when asked. */
     public void publish(long iteration, boolean persist) {
         synchronized (lock) {
-            shadows.values().forEach(Shadow::publish);
+            registry.publish();
             publishedVersion++;
             publishedIteration = iteration;
             if (persist) {
@@ -134,7 +157,7 @@ public final class LocalState {
      */
     public void restoreAt(Store store, long iteration, String settingsName, byte[] settings) {
         synchronized (lock) {
-            LocalRecovery.restoreAt(store, engine.config(), engine.lines(), iteration, Scope.LOCAL, shadows.values(), settingsName,
+            LocalRecovery.restoreAt(store, engine.config(), engine.lines(), iteration, Scope.LOCAL, registry.shadows(), settingsName,
                     settings);
             publishedIteration = iteration;
         }
