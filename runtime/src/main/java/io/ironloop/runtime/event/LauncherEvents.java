@@ -33,6 +33,8 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><td>{@link RuntimeEvent.Completed}</td><td>{@code complete}</td><td>{@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.FailureDetected}</td><td>{@code detected}</td><td>{@code failed}</td></tr>
  *   <tr><td>{@link RuntimeEvent.TriggerFired}</td><td>{@code trigger}</td><td>{@code cause}, {@code deadline}</td></tr>
+ *   <tr><td>{@link RuntimeEvent.OnlineProtection}</td><td>{@code online-protection}</td><td>{@code levels},
+ *       {@code memory_factor}, {@code spares}</td></tr>
  *   <tr><td>{@link RuntimeEvent.GroupShrunk}</td><td>{@code shrunk}</td><td>{@code lost}, {@code size}, {@code shrink_s}</td></tr>
  *   <tr><td>{@link RuntimeEvent.RecoveredOnline}</td><td>{@code recovered}, from rank 0 of the shrunk group only</td>
  *       <td>{@code lost}, {@code iteration}, {@code source} ({@code memory} or {@code disk}), {@code spares},
@@ -81,6 +83,8 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
             link.event("detected", Map.of("failed", sorted(e.worldRanks())));
         } else if (event instanceof RuntimeEvent.TriggerFired e) {
             link.event("trigger", fields("cause", e.cause(), "deadline", e.deadline()));
+        } else if (event instanceof RuntimeEvent.OnlineProtection e) {
+            link.event("online-protection", fields("levels", e.levels(), "memory_factor", e.memoryFactor(), "spares", e.spares()));
         } else if (event instanceof RuntimeEvent.GroupShrunk e) {
             link.event("shrunk", fields("lost", sorted(e.lostWorldRanks()), "size", e.newSize(), "shrink_s", seconds(e.took())));
         } else if (event instanceof RuntimeEvent.RecoveredOnline e) {

@@ -50,6 +50,7 @@ class LauncherEventsTest {
 
     @Test
     void eventsOfTheOnlinePath_keepTheirNamesAndFields() {
+        subscriber.accept(new RuntimeEvent.OnlineProtection(List.of("memory", "partner", "disk"), 5, 1));
         subscriber.accept(new RuntimeEvent.GroupShrunk(Set.of(2), 4, 3, Duration.ofMillis(250)));
         subscriber.accept(new RuntimeEvent.RecoveredOnline(Set.of(2), 7, RecoverySource.MEMORY, 1, Duration.ofMillis(1500),
                 Duration.ofMillis(250), Duration.ofMillis(100), Duration.ofMillis(50)));
@@ -57,6 +58,7 @@ class LauncherEventsTest {
         subscriber.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, 8, RuntimeEvent.Saved.MEMORY, Duration.ZERO));
 
         assertThat(sent).containsExactly(
+                "{\"type\":\"online-protection\",\"levels\":[\"memory\",\"partner\",\"disk\"],\"memory_factor\":5,\"spares\":1}",
                 "{\"type\":\"shrunk\",\"lost\":[2],\"size\":3,\"shrink_s\":0.25}",
                 "{\"type\":\"recovered\",\"lost\":[2],\"iteration\":7,\"source\":\"memory\",\"spares\":1,\"detect_s\":1.5,"
                         + "\"shrink_s\":0.25,\"restore_s\":0.1,\"rebalance_s\":0.05}",
