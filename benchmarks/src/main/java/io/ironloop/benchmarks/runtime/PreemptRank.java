@@ -1,7 +1,7 @@
 package io.ironloop.benchmarks.runtime;
 
 import io.ironloop.runtime.Ironloop;
-import io.ironloop.runtime.RuntimeListener;
+import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.trigger.TriggerEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The rank of {@code ironloop bench preempt}: holds SIZE bytes of local state (double arrays of pseudo-random,
@@ -57,23 +58,15 @@ public final class PreemptRank {
             arrays.add(a);
         }
         Map<String, Object> profile = new ConcurrentHashMap<>();
-        RuntimeListener timings = new RuntimeListener() {
-            @Override
-            public void snapshotted(String level, long iteration, Duration blocking, long bytes) {
-                if (level.equals("local")) {
-                    profile.put("staging_s", seconds(blocking));
-                }
-            }
-
-            @Override
-            public void saved(String level, long iteration, Duration sinceSnapshot) {
-                if (level.equals("local")) {
-                    profile.put("durable_s", seconds(sinceSnapshot));
-                }
+        Consumer<RuntimeEvent> timings = event -> {
+            if (event instanceof RuntimeEvent.Snapshotted s && s.kind() == RuntimeEvent.StateKind.LOCAL) {
+                profile.put("staging_s", seconds(s.blocking()));
+            } else if (event instanceof RuntimeEvent.Saved s && s.kind() == RuntimeEvent.StateKind.LOCAL) {
+                profile.put("durable_s", seconds(s.sinceSnapshot()));
             }
         };
         AtomicReference<Ironloop> runtime = new AtomicReference<>();
-        try (Ironloop ft = Ironloop.builder().settings(Map.of("bench", "preempt", "size", size)).listener(timings)
+        try (Ironloop ft = Ironloop.builder().settings(Map.of("bench", "preempt", "size", size)).subscribe(timings)
                 .triggerListener(event -> {
                     if (event instanceof TriggerEvent.SignalReceived s) {
                         profile.put("signal_at_us", ChronoUnit.MICROS.between(Instant.EPOCH, s.at()));

@@ -130,6 +130,16 @@ final class FwiJobs implements AutoCloseable {
         }
     }
 
+    /** The data files of the second copy of the global lines ({@code global-copy}) at {@code iteration}. */
+    List<Path> globalCopyDataFiles(long iteration) {
+        try (Store store = Store.directory(folder())) {
+            return StoreCatalog.of(store).lines(Ironloop.GLOBAL_COPY_SERIES).stream().filter(l -> l.iteration() == iteration)
+                    .map(l -> folder().resolve(l.dataFile())).toList();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list the global copy's lines in " + folder(), e);
+        }
+    }
+
     /** The FWI round the newest intact global line holds, or 0 when there is none. */
     long savedRound() {
         try (Store store = Store.directory(folder());

@@ -209,6 +209,10 @@ class FwiRecoveryTest {
         LineInfo newest = jobs.newestGlobalLine();
         Path data = jobs.folder().resolve(newest.dataFile());
         long offset = flipByte(data, new Random(7));
+        // rank 1 keeps a copy of the global lines: damage its line of that iteration too, or it would be restored
+        for (Path copy : jobs.globalCopyDataFiles(newest.iteration())) {
+            flipByte(copy, new Random(8));
+        }
 
         Run restart = jobs.run(2, params, b -> { }, "test");
 

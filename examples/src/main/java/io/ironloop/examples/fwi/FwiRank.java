@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import io.ironloop.ConfigurationException;
@@ -15,7 +16,7 @@ import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.Completion;
 import io.ironloop.runtime.Ironloop;
-import io.ironloop.runtime.RuntimeListener;
+import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.tasks.TaskPool;
 import io.ironloop.runtime.tasks.TaskPoolListener;
 
@@ -88,7 +89,7 @@ public final class FwiRank {
     private int run() {
         FwiConfig config = options.config();
         Progress progress = new Progress();
-        try (Ironloop ft = Ironloop.builder().settings(config.settings()).listener(progress).start()) {
+        try (Ironloop ft = Ironloop.builder().settings(config.settings()).subscribe(progress).start()) {
             if (ft.completion().isPresent()) {
                 reportCompleted(ft, ft.completion().get());
                 return 0;
@@ -225,21 +226,19 @@ public final class FwiRank {
         }
     }
 
-    /** Runtime events worth a line on standard error and an event in the launcher's timeline. */
-    private final class Progress implements RuntimeListener {
+    /** Runtime events worth a line on standard error (the launcher's timeline gets them from the runtime itself). */
+    private final class Progress implements Consumer<RuntimeEvent> {
         /** Set when the local save triggered by another rank's failure succeeded. */
         private volatile boolean savedAfterFailure;
 
         @Override
-        public void triggered(String kind, String detail) {
-            savedAfterFailure |= kind.equals("heartbeat");
-        }
-
-        @Override
-        public void settingsChanged(String savedFingerprint, String currentFingerprint) {
-            err.println("fwi: the settings changed since the newest checkpoint (settings fingerprint " + savedFingerprint
-                    + " there, " + currentFingerprint + " now): starting fresh; the old checkpoints are kept");
-            LauncherLink.get().event("settings-changed", Map.of("saved", savedFingerprint, "current", currentFingerprint));
+        public void accept(RuntimeEvent event) {
+            if (event instanceof RuntimeEvent.FailureSaved) {
+                savedAfterFailure = true;
+            } else if (event instanceof RuntimeEvent.SettingsChanged c) {
+                err.println("fwi: the settings changed since the newest checkpoint (settings fingerprint " + c.savedFingerprint()
+                        + " there, " + c.currentFingerprint() + " now): starting fresh; the old checkpoints are kept");
+            }
         }
     }
 

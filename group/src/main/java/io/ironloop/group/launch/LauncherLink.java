@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Reports a rank's progress to the local launcher's supervisor, which records it in its timeline, injects
@@ -62,13 +63,27 @@ public final class LauncherLink {
     public static final String RECOVERY_IMPOSSIBLE = "recovery-impossible";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final LauncherLink NONE = new LauncherLink(null);
+    private static final LauncherLink NONE = new LauncherLink(null, null);
     private static volatile LauncherLink current = NONE;
 
     private final LauncherConnection connection;
+    /** Where a {@link #recording} link hands its messages; null on a real or no-op link. */
+    private final Consumer<String> recorder;
 
-    private LauncherLink(LauncherConnection connection) {
+    private LauncherLink(LauncherConnection connection, Consumer<String> recorder) {
         this.connection = connection;
+        this.recorder = recorder;
+    }
+
+    /**
+     * A link that hands every message, as the text of one JSON object (with its {@code type}), to
+     * {@code sink} instead of a launcher; {@link #iteration} never waits. For tests that check what a rank
+     * reports, and for components that take their link by injection.
+     *
+     * @param sink receives the messages, on the sending thread; must be thread-safe
+     */
+    public static LauncherLink recording(Consumer<String> sink) {
+        return new LauncherLink(null, Objects.requireNonNull(sink, "sink"));
     }
 
     /** The link of this process; a no-op link when not running under the launcher. */
@@ -77,12 +92,24 @@ public final class LauncherLink {
     }
 
     static void install(LauncherConnection connection) {
-        current = new LauncherLink(Objects.requireNonNull(connection, "connection"));
+        current = new LauncherLink(Objects.requireNonNull(connection, "connection"), null);
     }
 
-    /** Whether this process runs under the launcher and its control connection is open. */
+    /** Whether events go somewhere: to the launcher over an open control connection, or to a {@link #recording} sink. */
     public boolean isActive() {
-        return connection != null && connection.isOpen();
+        return recorder != null || connection != null && connection.isOpen();
+    }
+
+    private boolean silent() {
+        return connection == null && recorder == null;
+    }
+
+    private void send(ObjectNode message) {
+        if (connection != null) {
+            connection.send(message);
+        } else if (recorder != null) {
+            recorder.accept(message.toString());
+        }
     }
 
     /** The launch environment, when this process runs under the launcher. */
@@ -105,7 +132,7 @@ public final class LauncherLink {
         if (fields.containsKey("type")) {
             throw new IllegalArgumentException("event field name 'type' is reserved");
         }
-        if (connection == null) {
+        if (silent()) {
             return;
         }
         ObjectNode node = ControlProtocol.message(type);
@@ -113,7 +140,7 @@ public final class LauncherLink {
             JsonNode value = JSON.valueToTree(e.getValue());
             node.set(e.getKey(), value);
         }
-        connection.send(node);
+        send(node);
     }
 
     /**
@@ -123,9 +150,7 @@ public final class LauncherLink {
      * @param lastIteration the last iteration number
      */
     public void plan(long lastIteration) {
-        if (connection != null) {
-            connection.send(ControlProtocol.message("plan").put("iterations", lastIteration));
-        }
+        send(ControlProtocol.message("plan").put("iterations", lastIteration));
     }
 
     /**
@@ -137,6 +162,8 @@ public final class LauncherLink {
     public void iteration(long iteration) {
         if (connection != null) {
             connection.iteration(ControlProtocol.message("iteration").put("iteration", iteration), iteration);
+        } else if (recorder != null) {
+            send(ControlProtocol.message("iteration").put("iteration", iteration));
         }
     }
 
@@ -147,9 +174,7 @@ public final class LauncherLink {
      * @param level the storage level or kind, e.g. {@code global}, {@code local}
      */
     public void saved(long iteration, String level) {
-        if (connection != null) {
-            connection.send(ControlProtocol.message("saved").put("iteration", iteration).put("level", level));
-        }
+        send(ControlProtocol.message("saved").put("iteration", iteration).put("level", level));
     }
 
     /**
@@ -158,9 +183,7 @@ public final class LauncherLink {
      * @param iteration the iteration the run resumes at
      */
     public void restored(long iteration) {
-        if (connection != null) {
-            connection.send(ControlProtocol.message("restored").put("iteration", iteration));
-        }
+        send(ControlProtocol.message("restored").put("iteration", iteration));
     }
 
     /** Longest {@code message} an {@code error} event carries, in characters. */
@@ -175,7 +198,7 @@ public final class LauncherLink {
      * @param error what the application threw
      */
     public void error(Throwable error) {
-        if (connection == null) {
+        if (silent()) {
             return;
         }
         StringBuilder message = new StringBuilder(String.valueOf(error.getMessage()));
@@ -187,7 +210,7 @@ public final class LauncherLink {
             configuration |= c instanceof io.ironloop.ConfigurationException;
         }
         String text = message.length() > MAX_ERROR_CHARS ? message.substring(0, MAX_ERROR_CHARS - 3) + "..." : message.toString();
-        connection.send(ControlProtocol.message("error").put("exception", error.getClass().getName()).put("message", text)
+        send(ControlProtocol.message("error").put("exception", error.getClass().getName()).put("message", text)
                 .put("configuration", configuration));
     }
 
@@ -197,9 +220,7 @@ public final class LauncherLink {
      * @param count how many tasks were skipped
      */
     public void tasksSkipped(long count) {
-        if (connection != null) {
-            connection.send(ControlProtocol.message("tasks-skipped").put("count", count));
-        }
+        send(ControlProtocol.message("tasks-skipped").put("count", count));
     }
 
     /**

@@ -48,6 +48,13 @@ public sealed interface RuntimeEvent {
      * after the handshake, …).
      */
     record Saved(StateKind kind, long iteration, String level, Duration sinceSnapshot) implements RuntimeEvent {
+        /** The level of a line on disk: the global series of rank 0, a rank's local series, a block line on disk. */
+        public static final String DISK = "disk";
+        /** The level of the second copy of the global state on disk, written by rank {@code size / 2}. */
+        public static final String DISK_COPY = "disk-copy";
+        /** The level of in-memory copies, committed after the handshake. */
+        public static final String MEMORY = "memory";
+
         public Saved {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(level, "level");
@@ -83,6 +90,13 @@ public sealed interface RuntimeEvent {
 
     /** A termination signal or preemption notice arrived: the published state is being saved. */
     record TriggerFired(String cause, String deadline) implements RuntimeEvent {
+    }
+
+    /**
+     * The save a {@link TriggerFired} asked for is durable: the published local state, and on a rank holding a
+     * copy of the global state its published global state.
+     */
+    record TriggerSaved(String cause) implements RuntimeEvent {
     }
 
     /** The heartbeat detector's failure made this rank save its published local state. */

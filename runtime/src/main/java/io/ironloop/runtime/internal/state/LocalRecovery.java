@@ -30,7 +30,8 @@ import io.ironloop.runtime.InconsistentRecoveryException;
  * The recovery line of per-rank state, negotiated by every rank: the newest iteration at which every rank
  * has a local line and the global series a line (or the start, iteration 0), no later than the iteration
  * the global state resumed from. Every rank offers the iterations of its committed local lines (made under
- * the current settings) and rank 0 those of the global lines; one allgather gives every rank the same
+ * the current settings) and each holder of a copy of the global state those of its global lines (a line in
+ * either copy counts); one allgather gives every rank the same
  * offers, so every rank reaches the same verdict — restore at that iteration, start per-rank state over
  * (nothing was restored globally), or refuse ({@link InconsistentRecoveryException}, or
  * {@link IncompatibleRestartException} for lines of a job of another size) — and nobody restores state
@@ -81,7 +82,8 @@ public final class LocalRecovery {
      * Negotiates the per-rank recovery line. Collective; the same answer on every rank.
      *
      * @param localLines this rank's committed local lines made under the current settings
-     * @param globalLines on rank 0, the committed global lines under the current settings (ignored elsewhere)
+     * @param globalLines the committed global lines under the current settings of this rank's copy (empty on a
+     *     rank that holds none)
      * @param resumed the iteration the global state resumed from (0 when nothing was restored)
      * @param folder the checkpoint folder, for messages
      * @return the iteration to restore per-rank state at; empty when per-rank state starts over (consistently:
@@ -94,7 +96,7 @@ public final class LocalRecovery {
             Path folder) {
         int other = localLines.stream().mapToInt(LineInfo::worldSize).filter(w -> w != group.size()).findFirst().orElse(0);
         long[] local = localLines.stream().mapToLong(LineInfo::iteration).distinct().sorted().toArray();
-        long[] global = group.rank() == 0 ? globalLines.stream().mapToLong(LineInfo::iteration).distinct().sorted().toArray() : new long[0];
+        long[] global = globalLines.stream().mapToLong(LineInfo::iteration).distinct().sorted().toArray();
         byte[][] all = group.allgather(new Offer(group.rank(), other, local, global).encode());
         List<Offer> offers = new ArrayList<>();
         for (int r = 0; r < all.length; r++) {
@@ -109,9 +111,12 @@ public final class LocalRecovery {
             }
         }
         TreeSet<Long> cut = new TreeSet<>();
-        for (long i : offers.get(0).global()) {
-            cut.add(i);
+        for (Offer o : offers) {
+            for (long i : o.global()) {
+                cut.add(i);
+            }
         }
+        long[] globalIterations = cut.stream().mapToLong(Long::longValue).toArray();
         if (resumed == 0) {
             cut.add(0L); // nothing global was restored: the start is the global state's line 0
         }
@@ -136,7 +141,7 @@ public final class LocalRecovery {
             return OptionalLong.empty();
         }
         throw new InconsistentRecoveryException("the global state resumes from iteration " + resumed + " (global lines "
-                + java.util.Arrays.toString(offers.get(0).global()) + ") but no iteration up to it has per-rank state on every"
+                + java.util.Arrays.toString(globalIterations) + ") but no iteration up to it has per-rank state on every"
                 + " rank and a global line — local lines in " + folder + ": " + lines + ". Restoring them would mix iterations"
                 + " and give wrong results. Per-rank state is saved with every global line once canRecoverLocal() is called;"
                 + " a rank that died before its first one leaves nothing to restore. Start over with FRESH=true (or"

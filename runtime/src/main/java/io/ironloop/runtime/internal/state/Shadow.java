@@ -97,9 +97,20 @@ public abstract sealed class Shadow permits Shadow.ArrayShadow, Shadow.EntitySha
         }
     }
 
+    /**
+     * An entity's published copy is the bytes of its last {@link Snapshotable#save}; the engine saves those bytes
+     * and, once the line holding them is committed, calls {@link #swap()}, which this shadow forwards to the
+     * entity only when that line holds the entity's newest save: an entity published again since then has
+     * overwritten its writable buffer with a snapshot no committed line holds, and swapping would make that
+     * uncommitted snapshot its read-only one.
+     */
     static final class EntityShadow extends Shadow implements Snapshotable {
         private final Snapshotable entity;
         private final ByteArraySink published = new ByteArraySink();
+        /** Saves of the entity ({@link #publish()} calls) so far; identifies the bytes in {@link #published}. */
+        private long saves;
+        /** The saves whose bytes the engine wrote into lines not yet committed, oldest first (lines commit in order). */
+        private final java.util.ArrayDeque<Long> written = new java.util.ArrayDeque<>();
         private byte[] restored;
 
         EntityShadow(String name, Snapshotable entity) {
@@ -113,6 +124,9 @@ public abstract sealed class Shadow permits Shadow.ArrayShadow, Shadow.EntitySha
             published.reset();
             entity.save(published);
             restored = null;
+            synchronized (written) {
+                saves++;
+            }
         }
 
         @Override
@@ -133,6 +147,21 @@ public abstract sealed class Shadow permits Shadow.ArrayShadow, Shadow.EntitySha
         @Override
         public void save(io.ironloop.core.StateSink sink) {
             sink.putBytes(published.bytes());
+            synchronized (written) {
+                written.addLast(saves);
+            }
+        }
+
+        @Override
+        public void swap() {
+            boolean newest;
+            synchronized (written) {
+                Long committed = written.pollFirst();
+                newest = committed != null && committed == saves;
+            }
+            if (newest) {
+                entity.swap();
+            }
         }
 
         @Override

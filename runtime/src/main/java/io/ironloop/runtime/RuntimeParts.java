@@ -1,0 +1,60 @@
+package io.ironloop.runtime;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ironloop.config.Parameters;
+import io.ironloop.core.Store;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.runtime.event.RuntimeEvents;
+import io.ironloop.runtime.internal.state.GlobalState;
+import io.ironloop.runtime.internal.state.JobCompletion;
+import io.ironloop.runtime.internal.state.LocalState;
+import io.ironloop.runtime.internal.trigger.TriggerReactions;
+import io.ironloop.runtime.recovery.RestartRecovery;
+import io.ironloop.runtime.trigger.Triggers;
+
+/**
+ * The collaborators {@link IronloopBuilder} assembled for one runtime, each with one job, and the order in
+ * which they are taken down.
+ *
+ * @param triggers the signal and notice triggers, or null when none is configured
+ */
+record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LauncherLink launcher,
+        RuntimeEvents events, GlobalState global, LocalState local, TriggerReactions reactions, RestartRecovery recovery,
+        JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers) {
+    private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
+
+    /**
+     * Stops the reactions (waiting for a failure-triggered save) and the triggers, then closes the engines
+     * (waiting for saves in flight), the store and the group, each even if an earlier step failed.
+     */
+    void close() {
+        try {
+            reactions.close();
+            if (triggers != null) {
+                triggers.close();
+            }
+        } finally {
+            closeQuietly(local::closeEngine);
+            closeQuietly(global::closeEngine);
+            closeQuietly(store);
+            group.close();
+        }
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", c, e.toString());
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * The runtime's one typed event stream: {@link io.ironloop.runtime.event.RuntimeEvent} (a sealed interface of
+ * records), published on a rank's {@link io.ironloop.runtime.event.RuntimeEvents}, and
+ * {@link io.ironloop.runtime.event.LauncherEvents}, the subscriber that turns events into the launcher's control
+ * protocol. Logs, metrics, tests and applications subscribe with a {@code Consumer<RuntimeEvent>}
+ * ({@code IronloopBuilder.subscribe}).
+ */
+package io.ironloop.runtime.event;

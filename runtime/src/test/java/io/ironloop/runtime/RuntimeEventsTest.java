@@ -1,0 +1,60 @@
+package io.ironloop.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ironloop.config.Parameters;
+import io.ironloop.group.InJvmCluster;
+import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.runtime.event.RuntimeEvent;
+
+/** The runtime's events: a save is reported when its state is staged, then when it is durable. */
+class RuntimeEventsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void saveGlobal_reportsSnapshottedWithTheStagedBytes_thenSaved() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
+        try (InJvmCluster cluster = InJvmCluster.open("job", 1);
+             Ironloop ft = Ironloop.builder().parameters(p).subscribe(e -> {
+                 if (e instanceof RuntimeEvent.Snapshotted s) {
+                     events.add("snapshotted " + s.kind() + " " + s.iteration() + " " + (s.bytes() >= 8 * 1000) + " "
+                             + !s.blocking().isNegative());
+                 } else if (e instanceof RuntimeEvent.Saved s) {
+                     events.add("saved " + s.kind() + " " + s.iteration() + " " + s.level());
+                 }
+             }).joinWith(l -> cluster.group(0)).start()) {
+            ft.registerGlobal("global", new double[1000]);
+            ft.saveGlobal();
+            ft.complete("done");
+        }
+
+        assertThat(events).containsExactly("snapshotted GLOBAL 1 true true", "saved GLOBAL 1 disk");
+    }
+
+    @Test
+    void injectedLauncherLink_receivesTheEventsAsControlMessages() {
+        List<String> sent = new CopyOnWriteArrayList<>();
+        Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
+        try (InJvmCluster cluster = InJvmCluster.open("job", 1);
+             Ironloop ft = Ironloop.builder().parameters(p).launcher(LauncherLink.recording(sent::add))
+                     .joinWith(l -> cluster.group(0)).start()) {
+            ft.registerGlobal("global", new double[10]);
+            ft.saveGlobal();
+            ft.complete("done");
+        }
+
+        // the save is durable on the writer's thread: before or after the iteration is reported
+        assertThat(sent).endsWith("{\"type\":\"complete\",\"iteration\":1}").containsExactlyInAnyOrder("{\"type\":\"iteration\",\"iteration\":1}",
+                "{\"type\":\"saved\",\"iteration\":1,\"level\":\"global\"}", "{\"type\":\"complete\",\"iteration\":1}");
+    }
+}
