@@ -76,6 +76,7 @@ final class DemoTimeline {
                     : "memory".equals(f.get("level")) ? "committed its in-memory snapshot of iteration " + f.get("iteration")
                             + " (copies on partner ranks)"
                     : "global-copy".equals(f.get("level")) ? null // the second copy of a line rank 0 reports: routine
+                    : "disk".equals(f.get("level")) ? "wrote its blocks' disk line of iteration " + f.get("iteration")
                     : "saved the global state of iteration " + f.get("iteration");
             case "shrunk" -> "shrank the group without rank" + plural(f.get("lost")) + " " + f.get("lost") + " to "
                     + f.get("size") + " ranks in " + seconds(f.get("shrink_s"));

@@ -61,14 +61,15 @@ public final class DiskLevel implements Level {
      * @param config the engine configuration: series {@code rank-NNNNN} of this world rank, job, world size
      * @param settings the application's settings, fingerprinted into every line
      * @param every write a disk line on every {@code every}-th snapshot (1: every snapshot)
+     * @param listener told when a disk line is durable (on the background writer's thread)
      */
-    public DiskLevel(Store store, EngineConfig config, byte[] settings, int every) {
+    public DiskLevel(Store store, EngineConfig config, byte[] settings, int every, io.ironloop.core.EngineListener listener) {
         if (every < 1) {
             throw new IllegalArgumentException("the disk level's interval must be at least 1 snapshot, not " + every);
         }
         this.store = Objects.requireNonNull(store, "store");
         this.every = every;
-        this.engine = CheckpointEngine.open(config, store);
+        this.engine = CheckpointEngine.open(config, store, listener);
         engine.protect(SETTINGS_ENTRY, Scope.SETTINGS, settings.clone());
     }
 

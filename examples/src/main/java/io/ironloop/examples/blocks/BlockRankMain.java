@@ -68,7 +68,7 @@ public final class BlockRankMain {
         LauncherLink launcher = LauncherLink.get();
         long start = System.nanoTime();
         try (BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
-                .subscribe(new LauncherProgress(launcher)).start()) {
+                .start()) {
             boolean leader = loop.group().rank() == 0;
             if (leader) {
                 err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%d%s%n", name, example.describe(),

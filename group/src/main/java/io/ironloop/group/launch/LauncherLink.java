@@ -231,9 +231,7 @@ public final class LauncherLink {
      * @param online whether the survivors of a loss shrink the group and continue
      */
     public void protection(boolean online) {
-        if (connection != null) {
-            connection.send(ControlProtocol.message(PROTECTION).put("online", online));
-        }
+        send(ControlProtocol.message(PROTECTION).put("online", online));
     }
 
     /**
@@ -243,11 +241,9 @@ public final class LauncherLink {
      * @param failed the world ranks
      */
     public void detected(Collection<Integer> failed) {
-        if (connection != null) {
-            ObjectNode node = ControlProtocol.message(DETECTED);
-            ranks(node, "failed", failed);
-            connection.send(node);
-        }
+        ObjectNode node = ControlProtocol.message(DETECTED);
+        ranks(node, "failed", failed);
+        send(node);
     }
 
     /**
@@ -258,11 +254,9 @@ public final class LauncherLink {
      * @param shrink how long the shrink took
      */
     public void shrunk(Collection<Integer> lost, int size, Duration shrink) {
-        if (connection != null) {
-            ObjectNode node = ControlProtocol.message(SHRUNK);
-            ranks(node, "lost", lost);
-            connection.send(node.put("size", size).put("shrink_s", seconds(shrink)));
-        }
+        ObjectNode node = ControlProtocol.message(SHRUNK);
+        ranks(node, "lost", lost);
+        send(node.put("size", size).put("shrink_s", seconds(shrink)));
     }
 
     /**
@@ -272,14 +266,12 @@ public final class LauncherLink {
      * @param report what was lost, where it was restored from, and how long each phase took
      */
     public void recovered(RecoveryReport report) {
-        if (connection != null) {
-            ObjectNode node = ControlProtocol.message(RECOVERED);
-            ranks(node, "lost", report.lost());
-            connection.send(node.put("iteration", report.iteration()).put("source", report.source().wireName())
-                    .put("spares", report.spares()).put("detect_s", seconds(report.detect()))
-                    .put("shrink_s", seconds(report.shrink())).put("restore_s", seconds(report.restore()))
-                    .put("rebalance_s", seconds(report.rebalance())));
-        }
+        ObjectNode node = ControlProtocol.message(RECOVERED);
+        ranks(node, "lost", report.lost());
+        send(node.put("iteration", report.iteration()).put("source", report.source().wireName())
+                .put("spares", report.spares()).put("detect_s", seconds(report.detect()))
+                .put("shrink_s", seconds(report.shrink())).put("restore_s", seconds(report.restore()))
+                .put("rebalance_s", seconds(report.rebalance())));
     }
 
     /**
@@ -291,11 +283,9 @@ public final class LauncherLink {
      * @param reason why, for the operator
      */
     public void recoveryImpossible(Collection<Integer> lost, String reason) {
-        if (connection != null) {
-            ObjectNode node = ControlProtocol.message(RECOVERY_IMPOSSIBLE);
-            ranks(node, "lost", lost);
-            connection.send(node.put("reason", String.valueOf(reason)));
-        }
+        ObjectNode node = ControlProtocol.message(RECOVERY_IMPOSSIBLE);
+        ranks(node, "lost", lost);
+        send(node.put("reason", String.valueOf(reason)));
     }
 
     private static void ranks(ObjectNode node, String field, Collection<Integer> ranks) {

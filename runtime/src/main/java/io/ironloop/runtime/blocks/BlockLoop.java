@@ -5,6 +5,9 @@ import io.ironloop.config.ParameterTable;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
+import io.ironloop.core.EngineListener;
+import io.ironloop.core.LineInfo;
+import java.time.Duration;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
@@ -22,6 +25,8 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.runtime.RuntimeKeys;
+import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.blocks.BlockCollectives;
@@ -98,6 +103,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private BlockLoop(Builder<B> b) {
         this.parameters = b.parameters != null ? b.parameters : loadParameters();
         b.subscribers.forEach(events::subscribe);
+        events.subscribe(new LauncherEvents(b.launcher, this::currentRank));
         this.snapshotEvery = parameters.get(BlockKeys.SNAPSHOT_EVERY);
         ProcessGroup group = b.group != null ? b.group : b.joiner.apply(parameters);
         try {
@@ -150,7 +156,14 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         int world = group.worldRank(group.rank());
         EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
                 .series(StoreCatalog.rankSeries(world)).build();
-        return new DiskLevel(Store.directory(folder), config, canonical(settings), Math.toIntExact(every));
+        EngineListener durable = new EngineListener() {
+            @Override
+            public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), RuntimeEvent.Saved.DISK,
+                        sinceStart));
+            }
+        };
+        return new DiskLevel(Store.directory(folder), config, canonical(settings), Math.toIntExact(every), durable);
     }
 
     /** Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. */
@@ -243,6 +256,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         if (snapshots.take(domain, at) == BlockSnapshots.Verdict.FAILED) {
             recover(true, System.nanoTime());
         }
+    }
+
+    /** This process's rank in the current group (it changes after a recovery). */
+    private int currentRank() {
+        return domain.group().rank();
     }
 
     /** The iteration the loop is at (the next step computes it). */
@@ -364,6 +382,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         private Balancer balancer = Balancer.greedy();
         private Placement placement = Placement.pairwise();
         private ProcessGroup group;
+        private LauncherLink launcher = LauncherLink.get();
         private Function<Parameters, ProcessGroup> joiner = p -> ProcessGroups.join(GroupConfig.from(p), new GroupListener() {
         });
 
@@ -405,6 +424,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         /** Receives the loop's events (on the application's thread). */
         public Builder<B> subscribe(Consumer<? super RuntimeEvent> subscriber) {
             subscribers.add(Objects.requireNonNull(subscriber, "subscriber"));
+            return this;
+        }
+
+        /** Where the loop reports progress and recoveries (default: this process's link, a no-op outside the launcher). */
+        public Builder<B> launcher(LauncherLink value) {
+            this.launcher = Objects.requireNonNull(value, "launcher");
             return this;
         }
 

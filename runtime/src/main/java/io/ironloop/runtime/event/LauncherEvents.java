@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.group.launch.RecoveryReport;
 import io.ironloop.runtime.event.RuntimeEvent.StateKind;
 
 /**
@@ -24,8 +25,8 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><td>{@link RuntimeEvent.IterationStarted}</td><td>{@code iteration}</td><td>{@code iteration} (may wait:
  *       the launcher injects faults here)</td></tr>
  *   <tr><td>{@link RuntimeEvent.Saved}</td><td>{@code saved}</td><td>{@code iteration}, {@code level}: {@code global}
- *       (rank 0's series), {@code global-copy} (the second copy), {@code local}; for blocks the storage level
- *       ({@code memory}, {@code disk})</td></tr>
+ *       (rank 0's series), {@code global-copy} (the second copy), {@code local}; for blocks {@code disk} (in-memory
+ *       snapshots, every few iterations on every rank, are not sent)</td></tr>
  *   <tr><td>{@link RuntimeEvent.Restored}</td><td>{@code restored} (global state, blocks) or {@code restored-local}</td>
  *       <td>{@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.SettingsChanged}</td><td>{@code settings-changed}</td><td>{@code saved}, {@code current}</td></tr>
@@ -33,9 +34,9 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><td>{@link RuntimeEvent.Completed}</td><td>{@code complete}</td><td>{@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.FailureDetected}</td><td>{@code detected}</td><td>{@code failed}</td></tr>
  *   <tr><td>{@link RuntimeEvent.TriggerFired}</td><td>{@code trigger}</td><td>{@code cause}, {@code deadline}</td></tr>
- *   <tr><td>{@link RuntimeEvent.OnlineProtection}</td><td>{@code online-protection}</td><td>{@code levels},
- *       {@code memory_factor}, {@code spares}</td></tr>
- *   <tr><td>{@link RuntimeEvent.GroupShrunk}</td><td>{@code shrunk}</td><td>{@code lost}, {@code size}, {@code shrink_s}</td></tr>
+ *   <tr><td>{@link RuntimeEvent.OnlineProtection}</td><td>{@code protection}</td><td>{@code online}: true</td></tr>
+ *   <tr><td>{@link RuntimeEvent.GroupShrunk}</td><td>{@code shrunk}, from rank 0 of the shrunk group only</td><td>{@code lost},
+ *       {@code size}, {@code shrink_s}</td></tr>
  *   <tr><td>{@link RuntimeEvent.RecoveredOnline}</td><td>{@code recovered}, from rank 0 of the shrunk group only</td>
  *       <td>{@code lost}, {@code iteration}, {@code source} ({@code memory} or {@code disk}), {@code spares},
  *       {@code detect_s}, {@code shrink_s}, {@code restore_s}, {@code rebalance_s}</td></tr>
@@ -66,7 +67,10 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         if (event instanceof RuntimeEvent.IterationStarted e) {
             link.iteration(e.iteration());
         } else if (event instanceof RuntimeEvent.Saved e) {
-            link.saved(e.iteration(), savedLevel(e));
+            if (!(e.kind() == StateKind.BLOCKS && RuntimeEvent.Saved.MEMORY.equals(e.level()))) {
+                // in-memory snapshots come every few iterations on every rank: routine, not for the timeline
+                link.saved(e.iteration(), savedLevel(e));
+            }
         } else if (event instanceof RuntimeEvent.Restored e) {
             if (e.kind() == StateKind.LOCAL) {
                 link.event("restored-local", Map.of("iteration", e.iteration()));
@@ -80,22 +84,23 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         } else if (event instanceof RuntimeEvent.Completed e) {
             link.event("complete", Map.of("iteration", e.iteration()));
         } else if (event instanceof RuntimeEvent.FailureDetected e) {
-            link.event("detected", Map.of("failed", sorted(e.worldRanks())));
+            link.detected(sorted(e.worldRanks()));
         } else if (event instanceof RuntimeEvent.TriggerFired e) {
             link.event("trigger", fields("cause", e.cause(), "deadline", e.deadline()));
-        } else if (event instanceof RuntimeEvent.OnlineProtection e) {
-            link.event("online-protection", fields("levels", e.levels(), "memory_factor", e.memoryFactor(), "spares", e.spares()));
+        } else if (event instanceof RuntimeEvent.OnlineProtection) {
+            link.protection(true);
         } else if (event instanceof RuntimeEvent.GroupShrunk e) {
-            link.event("shrunk", fields("lost", sorted(e.lostWorldRanks()), "size", e.newSize(), "shrink_s", seconds(e.took())));
+            if (currentRank.getAsInt() == 0) {
+                link.shrunk(sorted(e.lostWorldRanks()), e.newSize(), e.took());
+            }
         } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
             if (currentRank.getAsInt() == 0) {
-                link.event("recovered", fields("lost", sorted(e.lostWorldRanks()), "iteration", e.iteration(),
-                        "source", e.source().name().toLowerCase(Locale.ROOT), "spares", e.sparesUsed(),
-                        "detect_s", seconds(e.detect()), "shrink_s", seconds(e.shrink()), "restore_s", seconds(e.restore()),
-                        "rebalance_s", seconds(e.rebalance())));
+                link.recovered(new RecoveryReport(sorted(e.lostWorldRanks()), e.iteration(),
+                        e.source() == RuntimeEvent.RecoverySource.MEMORY ? RecoveryReport.Source.MEMORY : RecoveryReport.Source.DISK,
+                        e.sparesUsed(), e.detect(), e.shrink(), e.restore(), e.rebalance()));
             }
         } else if (event instanceof RuntimeEvent.RecoveryImpossible e) {
-            link.event("recovery-impossible", fields("lost", sorted(e.lostWorldRanks()), "reason", e.reason()));
+            link.recoveryImpossible(sorted(e.lostWorldRanks()), e.reason());
         }
         // Snapshotted, FailureSaved, TriggerSaved: the launcher has no use for them
     }

@@ -56,14 +56,15 @@ class LauncherEventsTest {
                 Duration.ofMillis(250), Duration.ofMillis(100), Duration.ofMillis(50)));
         subscriber.accept(new RuntimeEvent.RecoveryImpossible(Set.of(0, 2), "ranks 0 and 2 held each other's copies"));
         subscriber.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, 8, RuntimeEvent.Saved.MEMORY, Duration.ZERO));
+        subscriber.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, 8, RuntimeEvent.Saved.DISK, Duration.ZERO));
 
         assertThat(sent).containsExactly(
-                "{\"type\":\"online-protection\",\"levels\":[\"memory\",\"partner\",\"disk\"],\"memory_factor\":5,\"spares\":1}",
+                "{\"type\":\"protection\",\"online\":true}",
                 "{\"type\":\"shrunk\",\"lost\":[2],\"size\":3,\"shrink_s\":0.25}",
                 "{\"type\":\"recovered\",\"lost\":[2],\"iteration\":7,\"source\":\"memory\",\"spares\":1,\"detect_s\":1.5,"
                         + "\"shrink_s\":0.25,\"restore_s\":0.1,\"rebalance_s\":0.05}",
                 "{\"type\":\"recovery-impossible\",\"lost\":[0,2],\"reason\":\"ranks 0 and 2 held each other's copies\"}",
-                "{\"type\":\"saved\",\"iteration\":8,\"level\":\"memory\"}");
+                "{\"type\":\"saved\",\"iteration\":8,\"level\":\"disk\"}"); // in-memory snapshots are routine: not sent
     }
 
     @Test

@@ -85,7 +85,7 @@ public final class BlockSnapshots {
                 b.swap();
             }
             loopState.swap();
-            events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, iteration, "memory",
+            events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, iteration, RuntimeEvent.Saved.MEMORY,
                     Duration.ofNanos(System.nanoTime() - start)));
             return Verdict.COMMITTED;
         }
