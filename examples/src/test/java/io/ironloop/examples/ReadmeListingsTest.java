@@ -43,6 +43,10 @@ class ReadmeListingsTest {
                     int steps = 45;
                     static void advance(double[] field) { field[0] += 1; }
                     """),
+            new Context("BlockLoop.builder(", """
+                    long steps = 10;
+                    io.ironloop.examples.blocks.heat.HeatBlocksConfig config = io.ironloop.examples.blocks.heat.HeatBlocksConfig.test();
+                    """),
             new Context("Ironloop.start(", """
                     int n = 16;
                     long iterations = 3;
@@ -60,6 +64,8 @@ class ReadmeListingsTest {
             import io.ironloop.group.*;
             import io.ironloop.runtime.*;
             import io.ironloop.runtime.tasks.*;
+            import io.ironloop.runtime.blocks.*;
+            import io.ironloop.examples.blocks.heat.HeatBlock;
             import java.nio.file.*;
             import java.util.*;
             """;

@@ -28,7 +28,7 @@ public final class HeatBlock implements HaloBlock {
     private double[] next;
 
     /** Block {@code id} of {@code grid} under {@code config}, in its initial state. */
-    HeatBlock(int id, Grid2D grid, HeatBlocksConfig config) {
+    public HeatBlock(int id, Grid2D grid, HeatBlocksConfig config) {
         this.id = id;
         this.nx = config.grid().cellsX();
         this.ny = config.grid().cellsY();
@@ -92,7 +92,7 @@ public final class HeatBlock implements HaloBlock {
     }
 
     /** One Jacobi step of the interior from the current field and halo. */
-    void relax() {
+    public void relax() {
         double[] a = u;
         double[] b = next;
         int s = stride;

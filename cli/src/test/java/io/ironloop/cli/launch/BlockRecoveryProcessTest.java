@@ -1,0 +1,143 @@
+package io.ironloop.cli.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.examples.blocks.BlockReference;
+import io.ironloop.examples.blocks.heat.HeatBlocks;
+import io.ironloop.examples.blocks.heat.HeatBlocksRank;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The block heat example in real rank JVMs under the launcher, losing ranks to real SIGKILL and SIGSTOP: the
+ * job recovers inside itself (no relaunch, the survivors keep their JVMs) from partner copies, with a
+ * spare, or — when a rank and the holder of its copy die together — by rolling back to the disk line, and
+ * ends with the same result as a failure-free single-process run. At most four rank JVMs at a time.
+ */
+@Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class BlockRecoveryProcessTest {
+    private static final long STEPS = 240;
+    private static String reference;
+
+    private final String jobId = "blocks-" + UUID.randomUUID().toString().substring(0, 8);
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void failureFreeReference() {
+        reference = BlockReference.run(HeatBlocks.preset("test", STEPS)).digest();
+    }
+
+    @AfterEach
+    void killLeftovers() {
+        JobProcesses.killJob(jobId);
+    }
+
+    private LaunchResult launch(int ranks, Consumer<LaunchSpec.Builder> customize, String... extraArgs) throws Exception {
+        Path params = dir.resolve("params.json");
+        // snapshots every 5 steps, a disk line every other snapshot; fast failure detection
+        Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("ckpt") + "\", \"SNAPSHOT_EVERY\": 5, \"DISK_EVERY\": 2,"
+                + " \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}}");
+        List<String> args = new ArrayList<>(List.of("test", "--steps", String.valueOf(STEPS)));
+        args.addAll(List.of(extraArgs));
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).jobId(jobId).workingDirectory(dir).params(params)
+                .application(new Application(HeatBlocksRank.class.getName(), Optional.empty())).arguments(args)
+                .restarts(1).backoff(Duration.ofMillis(100)).grace(Duration.ofSeconds(10)).settle(Duration.ofSeconds(5))
+                .out(new PrintStream(out, true, StandardCharsets.UTF_8)).err(new PrintStream(err, true, StandardCharsets.UTF_8));
+        JobProcesses.SMALL_JVM.forEach(b::jvmOption);
+        customize.accept(b);
+        return Launcher.run(b.build());
+    }
+
+    private String log() {
+        return err.toString(StandardCharsets.UTF_8) + "\n--- stdout ---\n" + out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String result() {
+        return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("result sha256=")).reduce((a, b) -> b)
+                .orElse("(no result line)");
+    }
+
+    private void assertOnlineRecoveryFrom(LaunchResult r, String source, int spares) {
+        assertThat(r.exitStatus()).as(log()).isZero();
+        assertThat(r.relaunches()).as(log()).isZero();
+        assertThat(r.onlineRecoveries()).as(log()).isEqualTo(1);
+        assertThat(r.events("recovered")).as(log()).singleElement().satisfies(e -> assertThat(e.fields())
+                .containsEntry("source", source).containsEntry("spares", spares));
+        assertThat(result()).as(log()).isEqualTo("result sha256=" + reference);
+    }
+
+    /** Waits until the ranks have written their first disk line (the loop runs), then 1.5 s more (about 75 paced steps). */
+    private void midRun() {
+        Path series = dir.resolve("ckpt").resolve("rank-00003");
+        try {
+            for (int i = 0; i < 3000 && !(Files.isDirectory(series) && Files.list(series).anyMatch(f -> f.toString().endsWith(".commit")));
+                    i++) {
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            TimeUnit.MILLISECONDS.sleep(1500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void failFault_oneRankKilled_recoveredOnlineFromPartnerMemory_bitIdentical() throws Exception {
+        LaunchResult r = launch(4, b -> b.kill(new Fault.KillAtIteration(1, 77)));
+        assertOnlineRecoveryFrom(r, "memory", 0);
+        assertThat(r.events(TimelineEvent.RANK_STARTED)).as("no rank was started again").hasSize(4);
+    }
+
+    @Test
+    void spare_adoptsTheLostRanksBlocks_bitIdentical() throws Exception {
+        LaunchResult r = launch(3, b -> b.spares(1).kill(new Fault.KillAtIteration(0, 61)));
+        assertOnlineRecoveryFrom(r, "memory", 1);
+    }
+
+    @Test
+    void rankAndItsPartnerKilledTogether_rollBackToTheDiskLine_bitIdentical() throws Exception {
+        CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> {
+            // pairwise over 4 ranks: 1 and 3 hold each other's copies; kill both at once, mid-run
+            midRun();
+            long a = JobProcesses.rankOf(jobId, 1).orElseThrow().pid();
+            long b = JobProcesses.rankOf(jobId, 3).orElseThrow().pid();
+            JobProcesses.signal(a, "KILL");
+            JobProcesses.signal(b, "KILL");
+        });
+        LaunchResult r = launch(4, b -> { }, "--pace-ms", "20");
+        killer.get(10, TimeUnit.SECONDS);
+        assertOnlineRecoveryFrom(r, "disk", 0);
+    }
+
+    @Test
+    void sigstoppedRank_fencedAndKilled_othersRecoverOnline_bitIdentical() throws Exception {
+        CompletableFuture<Void> stopper = CompletableFuture.runAsync(() -> {
+            midRun();
+            JobProcesses.signal(JobProcesses.rankOf(jobId, 2).orElseThrow().pid(), "STOP");
+        });
+        LaunchResult r = launch(4, b -> { }, "--pace-ms", "20");
+        stopper.get(10, TimeUnit.SECONDS);
+        assertOnlineRecoveryFrom(r, "memory", 0);
+    }
+}
