@@ -34,7 +34,7 @@ import io.ironloop.runtime.internal.blocks.BlockSnapshots;
 import io.ironloop.runtime.internal.blocks.Domain;
 import io.ironloop.runtime.internal.blocks.GroupPeers;
 import io.ironloop.runtime.internal.blocks.HaloExchange;
-import io.ironloop.runtime.internal.blocks.HeapSink;
+import io.ironloop.runtime.internal.state.ByteArraySink;
 import io.ironloop.runtime.internal.blocks.Ownership;
 import io.ironloop.runtime.recovery.OnlineRecovery;
 import java.net.InetAddress;
@@ -168,7 +168,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. */
     private void checkMemory() {
-        HeapSink sink = new HeapSink();
+        ByteArraySink sink = new ByteArraySink();
         long bytes = 0;
         for (B blk : domain.blocks().values()) {
             blk.save(sink);

@@ -18,7 +18,7 @@ import io.ironloop.runtime.event.RuntimeEvent.RecoverySource;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.blocks.BlockSnapshots;
 import io.ironloop.runtime.internal.blocks.Domain;
-import io.ironloop.runtime.internal.blocks.HeapSource;
+import io.ironloop.runtime.internal.state.ByteArraySource;
 import io.ironloop.runtime.internal.blocks.Ownership;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -154,7 +154,7 @@ public final class OnlineRecovery {
         List<Integer> mine = List.copyOf(domain.blocks().keySet());
         Map<Long, BlockImage> images = fromDisk(mine, agreed);
         for (Map.Entry<Integer, B> e : domain.blocks().entrySet()) {
-            e.getValue().restore(new HeapSource("block " + e.getKey() + " of the disk line of iteration " + agreed,
+            e.getValue().restore(new ByteArraySource("block " + e.getKey() + " of the disk line of iteration " + agreed,
                     images.get((long) e.getKey()).bytes()));
         }
         long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
@@ -214,7 +214,7 @@ public final class OnlineRecovery {
         long created = System.nanoTime();
         for (Map.Entry<Integer, B> e : blocks.entrySet()) {
             BlockImage image = images.get((long) e.getKey());
-            e.getValue().restore(new HeapSource("block " + e.getKey() + "'s snapshot of iteration " + iteration, image.bytes()));
+            e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration, image.bytes()));
         }
         long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
         if (resumed != iteration) {

@@ -1,6 +1,7 @@
 package io.ironloop.runtime.internal.blocks;
 
 import io.ironloop.runtime.blocks.Block;
+import io.ironloop.runtime.internal.state.ByteArraySink;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.MessageDigest;
@@ -39,7 +40,7 @@ public final class BlockCollectives {
      * the same on every rank whoever owns the blocks. Collective; the bytes travel to rank 0.
      */
     public static <B extends Block> String digest(Domain<B> domain) {
-        HeapSink sink = new HeapSink();
+        ByteArraySink sink = new ByteArraySink();
         ByteBuffer header = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
         java.io.ByteArrayOutputStream mine = new java.io.ByteArrayOutputStream();
         for (B b : domain.blocks().values()) {

@@ -7,6 +7,8 @@ import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.Snapshot;
 import io.ironloop.group.ProcessFailedException;
 import io.ironloop.runtime.blocks.Block;
+import io.ironloop.runtime.internal.state.ByteArraySource;
+import io.ironloop.runtime.internal.state.ByteArraySink;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import java.io.IOException;
@@ -37,7 +39,7 @@ public final class BlockSnapshots {
     private final LevelChain chain;
     private final LoopState loopState;
     private final RuntimeEvents events;
-    private final HeapSink sink = new HeapSink();
+    private final ByteArraySink sink = new ByteArraySink();
     private long committed = -1;
 
     public BlockSnapshots(LevelChain chain, LoopState loopState, RuntimeEvents events) {
@@ -124,10 +126,10 @@ public final class BlockSnapshots {
             this.globals = List.copyOf(globals);
         }
 
-        byte[] save(long iteration, HeapSink sink) {
+        byte[] save(long iteration, ByteArraySink sink) {
             sink.putLong(iteration);
             sink.putInt(globals.size());
-            HeapSink inner = new HeapSink();
+            ByteArraySink inner = new ByteArraySink();
             for (Snapshotable g : globals) {
                 g.save(inner);
                 byte[] b = inner.take();
@@ -139,7 +141,7 @@ public final class BlockSnapshots {
 
         /** Restores the globals from a loop-state image; returns its iteration. */
         public long restore(BlockImage image) {
-            HeapSource in = new HeapSource("the loop state of iteration's snapshot", image.bytes());
+            ByteArraySource in = new ByteArraySource("the loop state of iteration's snapshot", image.bytes());
             long iteration = in.getLong();
             int n = in.getInt();
             if (n != globals.size()) {
@@ -148,7 +150,7 @@ public final class BlockSnapshots {
             for (Snapshotable g : globals) {
                 byte[] b = new byte[in.getInt()];
                 in.getBytes(java.nio.ByteBuffer.wrap(b));
-                g.restore(new HeapSource("a loop global", b));
+                g.restore(new ByteArraySource("a loop global", b));
             }
             return iteration;
         }

@@ -5,9 +5,16 @@ import java.nio.ByteOrder;
 
 import io.ironloop.core.StateSink;
 
-/** A growable little-endian buffer that an entity writes its state into when it is published. */
-final class ByteArraySink implements StateSink {
+/** A growable little-endian heap buffer that an entity or a block writes its state into (when published, when snapshotted). */
+public final class ByteArraySink implements StateSink {
     private ByteBuffer buffer = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+
+    /** The bytes written since the last reset, as a new exactly sized array; the sink is empty afterwards. */
+    public byte[] take() {
+        byte[] out = java.util.Arrays.copyOf(buffer.array(), buffer.position());
+        buffer.clear();
+        return out;
+    }
 
     void reset() {
         buffer.clear();

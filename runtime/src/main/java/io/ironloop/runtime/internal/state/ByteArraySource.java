@@ -7,11 +7,12 @@ import io.ironloop.IronloopException;
 import io.ironloop.core.StateSource;
 
 /** Reads back what {@link ByteArraySink} recorded; reading past the end is a clear error. */
-final class ByteArraySource implements StateSource {
+public final class ByteArraySource implements StateSource {
     private final String name;
     private final ByteBuffer buffer;
 
-    ByteArraySource(String name, byte[] bytes) {
+    /** Reads {@code bytes}, the saved state of {@code name} (for messages). */
+    public ByteArraySource(String name, byte[] bytes) {
         this.name = name;
         this.buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
