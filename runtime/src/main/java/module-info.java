@@ -15,4 +15,5 @@ module io.ironloop.runtime {
     exports io.ironloop.runtime.tasks;
     exports io.ironloop.runtime.trigger;
     exports io.ironloop.runtime.event;
+    exports io.ironloop.runtime.blocks;
 }
