@@ -108,6 +108,10 @@ public final class RecoveryBench {
             progress.println("bench recovery: rank logs kept in " + logs);
             throw e;
         }
+        if (Boolean.getBoolean("ironloop.bench.keepLogs")) {
+            progress.println("bench recovery: rank logs (with their GC logs) kept in " + logs);
+            return figures;
+        }
         try (var files = Files.list(logs)) {
             for (Path f : files.toList()) {
                 Files.delete(f);
@@ -201,7 +205,7 @@ public final class RecoveryBench {
     }
 
     private List<String> jvm() {
-        return List.of("-Xmx" + (heapBytes(o) >> 20) + "m", "-XX:+UseSerialGC", "-Xshare:auto", "-Xlog:gc:stderr");
+        return List.of("-Xmx" + (heapBytes(o) >> 20) + "m", "-XX:+UseG1GC", "-Xshare:auto", "-Xlog:gc:stderr");
     }
 
     /** Heartbeat timeout of the performance job, which measures no detection: long, so no GC pause or starved heartbeat under load fails it. */
