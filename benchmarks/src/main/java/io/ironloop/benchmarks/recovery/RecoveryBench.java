@@ -88,9 +88,13 @@ public final class RecoveryBench {
         return o.ranks() * (7 * o.size() + (128L << 20));
     }
 
-    /** Each rank's maximum heap: a survivor without spare holds N/(N-1) of a rank's state × 5, plus garbage. */
+    /**
+     * Each rank's maximum heap. A survivor without spare holds N/(N-1) of a rank's state × 5 at its next snapshot,
+     * and right after a recovery, until that snapshot commits, the old committed copies too; G1 gives a 1 MiB frame
+     * of the partner copy two regions (humongous). At 8 × SIZE + 256 MiB a survivor ran out of heap at 256 MiB.
+     */
     private static long heapBytes(Options o) {
-        return 8 * o.size() + (256L << 20);
+        return 10 * o.size() + (512L << 20);
     }
 
     /**
