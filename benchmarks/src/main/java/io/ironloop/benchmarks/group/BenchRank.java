@@ -231,19 +231,14 @@ public final class BenchRank {
         return seconds;
     }
 
-    /** The same transfer over a blocking loopback SocketChannel with a direct buffer (the raw TCP reference). */
+    /** The same transfer over a blocking loopback SocketChannel with a direct buffer ({@link RawTcp}, the raw TCP reference). */
     private static double rawTransfer(ProcessGroup g, SocketChannel ch, ByteBuffer buf, long bytes, long messages) throws IOException {
         g.barrier();
         double seconds = 0;
         if (g.rank() == 0) {
             ByteBuffer ack = ByteBuffer.allocateDirect(1);
             long t0 = System.nanoTime();
-            for (long k = 0; k < messages; k++) {
-                buf.clear();
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            }
+            RawTcp.write(ch, buf, messages);
             while (ack.hasRemaining()) {
                 if (ch.read(ack) < 0) {
                     throw new IOException("raw reference connection closed by rank 1");
@@ -251,17 +246,7 @@ public final class BenchRank {
             }
             seconds = (System.nanoTime() - t0) / 1e9;
         } else if (g.rank() == 1) {
-            for (long left = bytes; left > 0; ) {
-                buf.clear();
-                if (buf.capacity() > left) {
-                    buf.limit((int) left);
-                }
-                int r = ch.read(buf);
-                if (r < 0) {
-                    throw new IOException("raw reference connection closed by rank 0");
-                }
-                left -= r;
-            }
+            RawTcp.read(ch, buf, bytes);
             ByteBuffer ack = ByteBuffer.allocateDirect(1);
             ack.put((byte) 1).flip();
             while (ack.hasRemaining()) {

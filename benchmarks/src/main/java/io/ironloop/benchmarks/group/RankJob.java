@@ -29,7 +29,7 @@ import java.util.function.BooleanSupplier;
  * standard error goes to a log file per rank. They are killed by PID on {@link #close()} and halt by
  * themselves when this JVM dies (their standard input closes).
  */
-final class RankJob implements AutoCloseable {
+public final class RankJob implements AutoCloseable {
     private static final Random PORTS = new Random();
 
     private final List<Process> processes = new ArrayList<>();
@@ -46,6 +46,24 @@ final class RankJob implements AutoCloseable {
      * @param args arguments of {@link BenchRank}
      */
     RankJob(int n, String job, Path logs, String heap, boolean fullJit, List<String> args) throws IOException {
+        this(n, job, logs, jvmOptions(heap, fullJit), BenchRank.class, args);
+    }
+
+    private static List<String> jvmOptions(String heap, boolean fullJit) {
+        List<String> o = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-Xshare:auto"));
+        if (!fullJit) {
+            o.add("-XX:TieredStopAtLevel=1");
+        }
+        return o;
+    }
+
+    /**
+     * N JVMs running {@code main} (any rank program of the benchmarks that joins the group from the launcher's
+     * environment and halts when its standard input closes).
+     *
+     * @param jvmOptions options before the main class (heap, collector, JIT)
+     */
+    public RankJob(int n, String job, Path logs, List<String> jvmOptions, Class<?> main, List<String> args) throws IOException {
         int[] ports = freePorts(n);
         Path secret = logs.resolve(job + ".secret");
         byte[] key = new byte[32];
@@ -60,12 +78,10 @@ final class RankJob implements AutoCloseable {
         reaper = new Thread(this::destroyAll, "bench-group-reaper-" + job);
         Runtime.getRuntime().addShutdownHook(reaper);
         for (int r = 0; r < n; r++) {
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-XX:+UseSerialGC", "-Xshare:auto"));
-            if (!fullJit) {
-                cmd.add("-XX:TieredStopAtLevel=1");
-            }
+            List<String> cmd = new ArrayList<>(List.of(java));
+            cmd.addAll(jvmOptions);
             cmd.addAll(List.of("-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
-                    "-cp", System.getProperty("java.class.path"), BenchRank.class.getName()));
+                    "-cp", System.getProperty("java.class.path"), main.getName()));
             cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("IRONLOOP_RANK", String.valueOf(r));
@@ -92,17 +108,27 @@ final class RankJob implements AutoCloseable {
         }
     }
 
-    int size() {
+    public int size() {
         return processes.size();
     }
 
     /** The first line rank {@code rank} printed that starts with {@code prefix}. */
-    Optional<String> line(int rank, String prefix) {
+    public Optional<String> line(int rank, String prefix) {
         return lines.get(rank).stream().filter(l -> l.startsWith(prefix)).findFirst();
     }
 
+    /** Every line rank {@code rank} printed that starts with {@code prefix}, in order. */
+    public List<String> lines(int rank, String prefix) {
+        return lines.get(rank).stream().filter(l -> l.startsWith(prefix)).toList();
+    }
+
+    /** The process id of rank {@code rank}'s JVM. */
+    public long pid(int rank) {
+        return processes.get(rank).pid();
+    }
+
     /** Whether every rank except {@code except} printed a line starting with {@code prefix}. */
-    boolean all(String prefix, int except) {
+    public boolean all(String prefix, int except) {
         for (int r = 0; r < lines.size(); r++) {
             if (r != except && line(r, prefix).isEmpty()) {
                 return false;
@@ -116,7 +142,7 @@ final class RankJob implements AutoCloseable {
      *
      * @throws IOException if it does not within {@code atMost}, or a rank exits first
      */
-    void await(Duration atMost, BooleanSupplier done, String what) throws IOException, InterruptedException {
+    public void await(Duration atMost, BooleanSupplier done, String what) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + atMost.toNanos();
         while (!done.getAsBoolean()) {
             for (int r = 0; r < processes.size(); r++) {
@@ -134,13 +160,13 @@ final class RankJob implements AutoCloseable {
     }
 
     /** Sends SIGKILL to rank {@code rank} (kill(2) through {@link ProcessHandle#destroyForcibly()}). */
-    void kill(int rank) {
+    public void kill(int rank) {
         failedOnPurpose.add(rank);
         processes.get(rank).toHandle().destroyForcibly();
     }
 
     /** Sends a signal by name (e.g. STOP) to rank {@code rank} with kill(1). */
-    void signal(int rank, String signal) throws IOException, InterruptedException {
+    public void signal(int rank, String signal) throws IOException, InterruptedException {
         failedOnPurpose.add(rank);
         Process k = new ProcessBuilder("kill", "-" + signal, String.valueOf(processes.get(rank).pid())).inheritIO().start();
         if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {

@@ -376,7 +376,7 @@ public final class PreemptBench {
     }
 
     /** MemAvailable from /proc/meminfo, or the physical memory size where there is none. */
-    static long availableMemory() {
+    public static long availableMemory() {
         try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
             Optional<String> line = lines.filter(l -> l.startsWith("MemAvailable:")).findFirst();
             if (line.isPresent()) {
