@@ -24,9 +24,10 @@ import java.util.function.Supplier;
  * proceed (the local disk's persist overlaps the copy) and this thread receives.
  *
  * <p><b>Wire.</b> Per copy, a header message ({@code int owner world rank, long iteration, int count}, then
- * per image {@code long block id, int length, int crc32c}; little-endian) and the images' bytes as one
- * stream cut into frames of at most {@value #FRAME} bytes, so a copy of any size moves through bounded
- * buffers. Every image is CRC32C-checked on arrival and again before use.
+ * per image {@code long block id, int length, int crc32c}; little-endian), then one message per image. The
+ * group's data connection streams each message from the image array through its own 1 MiB buffer, and the
+ * receiver's one allocation is the image itself: two copies of each byte in all, in bounded extra memory.
+ * Every image is CRC32C-checked on arrival and again before use.
  *
  * <p><b>Double buffer.</b> Received copies are kept apart until {@link #commit}; the committed copies of
  * every owner stay until the next commit, so a failure during the copy leaves the previous snapshot
@@ -36,8 +37,7 @@ public final class PartnerLevel implements Level {
     /** Message tags the partner level uses; applications must not use tags from {@value #TAG_BASE} up. */
     public static final int TAG_BASE = 0x7E00_0000;
     private static final int TAG_HEADER = TAG_BASE;
-    private static final int TAG_FRAME = TAG_BASE + 1;
-    static final int FRAME = 1 << 20;
+    private static final int TAG_IMAGE = TAG_BASE + 1;
 
     private final Supplier<PeerLink> link;
     private final Placement placement;
@@ -108,27 +108,8 @@ public final class PartnerLevel implements Level {
             h.putLong(i.blockId()).putInt(i.length()).putInt(i.crc32c());
         }
         peers.send(dest, TAG_HEADER, h.array());
-        long left = s.bytes();
-        byte[] frame = null;
-        int fill = 0;
         for (BlockImage i : s.images()) {
-            byte[] b = i.bytes();
-            int at = 0;
-            while (at < b.length) {
-                if (frame == null) {
-                    frame = new byte[(int) Math.min(FRAME, left)];
-                    fill = 0;
-                }
-                int n = Math.min(b.length - at, frame.length - fill);
-                System.arraycopy(b, at, frame, fill, n);
-                at += n;
-                fill += n;
-                left -= n;
-                if (fill == frame.length) {
-                    peers.send(dest, TAG_FRAME, frame);
-                    frame = null;
-                }
-            }
+            peers.send(dest, TAG_IMAGE, i.bytes()); // the connection streams it from the image itself: no copy here
         }
     }
 
@@ -141,39 +122,22 @@ public final class PartnerLevel implements Level {
         if (count < 0 || h.remaining() != (long) count * (Long.BYTES + 2 * Integer.BYTES)) {
             throw new CorruptCheckpointException(where, 0, "header of " + h.capacity() + " bytes announces " + count + " images");
         }
+        List<BlockImage> images = new ArrayList<>(count);
         long[] ids = new long[count];
-        byte[][] bytes = new byte[count][];
+        int[] lengths = new int[count];
         int[] crcs = new int[count];
         for (int k = 0; k < count; k++) {
             ids[k] = h.getLong();
-            int length = h.getInt();
-            if (length < 0) {
-                throw new CorruptCheckpointException(where, 0, "image " + k + " has length " + length);
-            }
-            bytes[k] = new byte[length];
+            lengths[k] = h.getInt();
             crcs[k] = h.getInt();
         }
-        byte[] frame = new byte[0];
-        int at = 0;
         for (int k = 0; k < count; k++) {
-            int filled = 0;
-            while (filled < bytes[k].length) {
-                if (at == frame.length) {
-                    frame = peers.receive(source, TAG_FRAME);
-                    at = 0;
-                }
-                int n = Math.min(bytes[k].length - filled, frame.length - at);
-                System.arraycopy(frame, at, bytes[k], filled, n);
-                at += n;
-                filled += n;
+            byte[] bytes = peers.receive(source, TAG_IMAGE); // the image itself: the receiver's one allocation
+            if (bytes.length != lengths[k]) {
+                throw new CorruptCheckpointException(where, 0, "image " + k + " (block " + ids[k] + ") has " + bytes.length
+                        + " bytes, the header announced " + lengths[k]);
             }
-        }
-        if (at != frame.length) {
-            throw new CorruptCheckpointException(where, 0, (frame.length - at) + " bytes beyond the announced images");
-        }
-        List<BlockImage> images = new ArrayList<>(count);
-        for (int k = 0; k < count; k++) {
-            images.add(new BlockImage(ids[k], bytes[k], crcs[k]).verified(where));
+            images.add(new BlockImage(ids[k], bytes, crcs[k]).verified(where));
         }
         return new Snapshot(owner, iteration, images);
     }

@@ -245,10 +245,15 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
     }
 
+    /**
+     * Recovers and resumes at once: the images the recovery restored from stay committed on their holders, so
+     * the blocks stay protected (by one copy fewer where a lost rank held copies) until the next regular
+     * snapshot re-protects everything under the new placement — a full snapshot here would hold up the
+     * first iteration after a loss by as long as a snapshot takes.
+     */
     private void recover(boolean handshakeDone, long detected) {
         iteration = recovery.recover(domain, snapshots.committed(), handshakeDone, detected);
         onlineRecoveries++;
-        protect(iteration);
     }
 
     /** Snapshots {@code at} at once (at start and after a recovery, under the new placement), recovering again if need be. */

@@ -56,12 +56,14 @@ import org.slf4j.LoggerFactory;
 public final class OnlineRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineRecovery.class);
     private static final int TAG = PartnerLevel.TAG_BASE - 0x0100_0000 + 1;
+    private static final int MAX_DISK_RETRIES = 3;
 
     private final LevelChain memory;
     private final DiskLevel disk;
     private final Balancer balancer;
     private final BlockSnapshots.LoopState loopState;
     private final RuntimeEvents events;
+    private boolean startedFresh = true;
 
     /**
      * @param memory the in-memory levels (own memory, partner copies)
@@ -79,7 +81,8 @@ public final class OnlineRecovery {
     /**
      * Recovers after a failure met in the main loop.
      *
-     * @param committed the iteration of the committed snapshot (the same on every survivor)
+     * @param committed the iteration of the committed snapshot (the same on every survivor), or -1 when the loss
+     *     came before the first snapshot: a fresh start starts again from the factory, a resumed one from disk
      * @param handshakeDone whether this rank already made the handshake agreement for this failure
      * @param detectedNanos when this rank met the failure ({@link System#nanoTime()})
      * @return the iteration the loop resumes at
@@ -90,6 +93,7 @@ public final class OnlineRecovery {
             BlockSnapshots.joinAfterFailure(domain.group());
         }
         Set<Integer> lost = new TreeSet<>();
+        int diskRetries = 0;
         ProcessGroup current = domain.group();
         Ownership before = domain.ownership();
         while (true) {
@@ -112,6 +116,13 @@ public final class OnlineRecovery {
             } catch (ProcessFailedException e) {
                 LOG.warn("world rank {}: another failure during recovery ({}); starting another round", g.worldRank(g.rank()),
                         e.getMessage());
+                ok = 0;
+            } catch (DiskLineGone e) {
+                if (++diskRetries > MAX_DISK_RETRIES) {
+                    throw new RecoveryFailedException(lost, "cannot recover the loss of world ranks " + lost + ": " + e.getMessage()
+                            + " (" + MAX_DISK_RETRIES + " times)");
+                }
+                LOG.warn("world rank {}: {}; agreeing on a disk line again", g.worldRank(g.rank()), e.getMessage());
                 ok = 0;
             }
             if (g.agree(ok) == 1 && round != null) {
@@ -151,6 +162,7 @@ public final class OnlineRecovery {
         if (agreed < 0) {
             return OptionalLong.empty();
         }
+        startedFresh = false;
         List<Integer> mine = List.copyOf(domain.blocks().keySet());
         Map<Long, BlockImage> images = fromDisk(mine, agreed);
         for (Map.Entry<Integer, B> e : domain.blocks().entrySet()) {
@@ -191,7 +203,12 @@ public final class OnlineRecovery {
         Map<Long, BlockImage> images;
         long iteration;
         RecoverySource source;
-        if (nowhere.isEmpty()) {
+        if (committed < 0 && startedFresh) {
+            // lost before the first snapshot of a fresh start: every block starts again from the factory
+            images = null;
+            iteration = 0;
+            source = RecoverySource.MEMORY;
+        } else if (nowhere.isEmpty()) {
             images = fromMemory(g, next, rankOfWorld, holders, committed, mine);
             iteration = committed;
             source = RecoverySource.MEMORY;
@@ -205,13 +222,16 @@ public final class OnlineRecovery {
         long restoredAt = System.nanoTime();
         Map<Integer, B> blocks = new TreeMap<>();
         for (int id : mine) {
-            B b = domain.blocks().get(id);
+            B b = images == null ? null : domain.blocks().get(id);
             if (b == null) {
                 b = domain.create(id);
             }
             blocks.put(id, b);
         }
         long created = System.nanoTime();
+        if (images == null) {
+            return new Round<>(change, blocks, iteration, source, Duration.ofNanos(created - mapped), Duration.ofNanos(mapped - start));
+        }
         for (Map.Entry<Integer, B> e : blocks.entrySet()) {
             BlockImage image = images.get((long) e.getKey());
             e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration, image.bytes()));
@@ -299,6 +319,10 @@ public final class OnlineRecovery {
         OptionalLong line = OptionalLong.empty();
         String why = "no disk level is configured (DISK_EVERY is 0)";
         if (disk != null) {
+            // every survivor's background writer is idle before anyone lists the lines, so that no line a rank
+            // chooses is replaced (and its older one deleted by retention) while another still reads
+            disk.awaitDurable();
+            g.agree(0);
             try {
                 List<Long> all = new ArrayList<>();
                 for (long b = 0; b < blockCount; b++) {
@@ -327,9 +351,16 @@ public final class OnlineRecovery {
         mine.forEach(b -> ids.add((long) b));
         try {
             return disk.readAll(ids, iteration);
-        } catch (IOException e) {
-            throw new IronloopException("cannot read the disk line of iteration " + iteration + " in " + disk.location() + ": "
-                    + e.getMessage(), e);
+        } catch (IOException | IronloopException e) {
+            throw new DiskLineGone("the disk line of iteration " + iteration + " in " + disk.location() + " cannot be read here ("
+                    + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The agreed disk line cannot be read on this rank (damaged, or gone since it was listed): the round is redone. */
+    private static final class DiskLineGone extends IronloopException {
+        DiskLineGone(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

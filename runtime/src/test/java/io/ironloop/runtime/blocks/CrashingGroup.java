@@ -32,9 +32,13 @@ final class CrashingGroup implements ProcessGroup {
         this.crashAt = crashAt;
     }
 
+    /** Once crashed, every thread of the member (the loop's, the partner sender's) stops at its next operation, as in a dead process. */
     private void tick() {
-        if (ops.incrementAndGet() == crashAt) {
+        int n = ops.incrementAndGet();
+        if (n == crashAt) {
             cluster.crash(g.worldRank(g.rank()));
+        }
+        if (n >= crashAt) {
             throw new Crashed();
         }
     }

@@ -48,8 +48,11 @@ class SeededCrashTest {
                             step.blocks().forEach(TestHeatBlock::relax);
                         });
                         return loop.digest() + " " + loop.sum(TestHeatBlock::total);
-                    } catch (CrashingGroup.Crashed e) {
-                        return "crashed";
+                    } catch (RuntimeException e) {
+                        if (rank == victim) { // whatever the dead member's threads met after the crash: a process would be gone
+                            return "crashed";
+                        }
+                        throw e;
                     }
                 }));
             }
@@ -63,7 +66,7 @@ class SeededCrashTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24})
     void oneRankDiesAtASeededOperation_survivorsEndBitIdentical(int seed) throws Exception {
         synchronized (SeededCrashTest.class) {
             if (clean == null) {

@@ -7,17 +7,28 @@ import io.ironloop.core.StateSink;
 
 /** A growable little-endian heap buffer that an entity or a block writes its state into (when published, when snapshotted). */
 public final class ByteArraySink implements StateSink {
-    private ByteBuffer buffer = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer buffer = EMPTY;
+    /** What the next first write allocates: the size taken last, so same-sized states fill an exact buffer. */
+    private int expected = 256;
 
-    /** The bytes written since the last reset, as a new exactly sized array; the sink is empty afterwards. */
+    /**
+     * The bytes written since the last take, as an exactly sized array; the sink is empty afterwards. When the
+     * buffer was filled exactly (a state of the same size as the one taken before), the buffer itself is handed
+     * over, so a snapshot costs one copy of the state, not two.
+     */
     public byte[] take() {
-        byte[] out = java.util.Arrays.copyOf(buffer.array(), buffer.position());
-        buffer.clear();
+        int n = buffer.position();
+        byte[] out = n == buffer.capacity() ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), n);
+        buffer = EMPTY;
+        expected = Math.max(n, 16);
         return out;
     }
 
     void reset() {
-        buffer.clear();
+        if (buffer != EMPTY) {
+            buffer.clear();
+        }
     }
 
     /** The bytes written since the last reset, as a read-only view. */
@@ -26,6 +37,9 @@ public final class ByteArraySink implements StateSink {
     }
 
     private ByteBuffer room(long bytes) {
+        if (buffer == EMPTY && bytes > 0) {
+            buffer = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 8, Math.max(bytes, expected))).order(ByteOrder.LITTLE_ENDIAN);
+        }
         if (buffer.remaining() < bytes) {
             long need = buffer.position() + bytes;
             if (need > Integer.MAX_VALUE - 8) {
