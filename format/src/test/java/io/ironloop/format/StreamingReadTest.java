@@ -147,13 +147,10 @@ class StreamingReadTest {
                 int length = e.getValue().remaining();
                 ByteBuffer out = ByteBuffer.allocate(length);
                 List<Long> offsets = Collections.synchronizedList(new ArrayList<>());
-                Thread caller = Thread.currentThread();
                 r.readEntry(e.getKey().name(), 3, (offset, bytes) -> {
                     threads.add(Thread.currentThread().getName());
-                    if (Thread.currentThread() == caller) {
-                        // the threads claim chunks as they go: a slow caller leaves chunks to the helpers
-                        LockSupport.parkNanos(2_000_000);
-                    }
+                    // the threads claim chunks as they go: a slow destination spreads them over the threads
+                    LockSupport.parkNanos(2_000_000);
                     offsets.add(offset);
                     out.put((int) offset, bytes, bytes.position(), bytes.remaining());
                 });
@@ -162,7 +159,7 @@ class StreamingReadTest {
             }
         }
         assertThat(b.summary().referencedChunks()).isPositive();
-        assertThat(threads).as("the caller and up to two helpers").hasSizeBetween(2, 3).contains(Thread.currentThread().getName());
+        assertThat(threads).as("the caller and up to two helpers, several of them").hasSizeBetween(2, 3);
         assertThat(threads.stream().filter(t -> !t.equals(Thread.currentThread().getName())))
                 .allMatch(t -> t.startsWith("ironloop-read"));
     }
