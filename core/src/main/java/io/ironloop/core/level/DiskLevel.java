@@ -21,7 +21,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -216,9 +215,10 @@ public final class DiskLevel implements Level {
     public Optional<BlockImage> read(long blockId, long iteration) throws IOException {
         Map<Long, LineInfo> held = lines().get(iteration);
         LineInfo line = held == null ? null : held.get(blockId);
-        if (line == null) {
-            return Optional.empty();
-        }
+        return line == null ? Optional.empty() : Optional.of(readFrom(line, blockId));
+    }
+
+    private BlockImage readFrom(LineInfo line, long blockId) throws IOException {
         try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
             CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
             LineIdentity.check(line, reader.manifest());
@@ -227,16 +227,20 @@ public final class DiskLevel implements Level {
             ByteBuffer b = EntryStream.readNew(reader, line.dataFile(), d);
             byte[] bytes = new byte[b.remaining()];
             b.get(bytes);
-            return Optional.of(BlockImage.of(blockId, bytes)); // every chunk was CRC32C-checked by the reader
+            return BlockImage.of(blockId, bytes); // every chunk was CRC32C-checked by the reader
         }
     }
 
-    /** Reads the images of {@code blocks} at {@code iteration}, opening each line once. */
+    /** Reads the images of {@code blocks} at {@code iteration}, listing the lines once. */
     public Map<Long, BlockImage> readAll(Collection<Long> blocks, long iteration) throws IOException {
+        Map<Long, LineInfo> held = lines().getOrDefault(iteration, Map.of());
         Map<Long, BlockImage> out = new HashMap<>();
         for (Long id : blocks) {
-            out.put(id, read(id, iteration).orElseThrow(() -> new IronloopException("no disk line at iteration " + iteration
-                    + " holds block " + id + " in " + store.location())));
+            LineInfo line = held.get(id);
+            if (line == null) {
+                throw new IronloopException("no disk line at iteration " + iteration + " holds block " + id + " in " + store.location());
+            }
+            out.put(id, readFrom(line, id));
         }
         return out;
     }
@@ -258,9 +262,5 @@ public final class DiskLevel implements Level {
     /** The location of the store, for messages. */
     public String location() {
         return store.location();
-    }
-
-    static List<String> entryNames(Collection<Long> ids) {
-        return ids.stream().map(DiskLevel::entryName).toList();
     }
 }
