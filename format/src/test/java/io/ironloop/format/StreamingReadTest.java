@@ -147,8 +147,10 @@ class StreamingReadTest {
                 int length = e.getValue().remaining();
                 ByteBuffer out = ByteBuffer.allocate(length);
                 List<Long> offsets = Collections.synchronizedList(new ArrayList<>());
+                Set<String> entryThreads = ConcurrentHashMap.newKeySet();
                 r.readEntry(e.getKey().name(), 3, (offset, bytes) -> {
                     threads.add(Thread.currentThread().getName());
+                    entryThreads.add(Thread.currentThread().getName());
                     // the threads claim chunks as they go: a slow destination spreads them over the threads
                     LockSupport.parkNanos(2_000_000);
                     offsets.add(offset);
@@ -156,10 +158,12 @@ class StreamingReadTest {
                 });
                 assertThat(out).as(e.getKey().name()).isEqualTo(e.getValue());
                 assertThat(offsets).as("each chunk once").doesNotHaveDuplicates().hasSize((length + 8191) / 8192);
+                assertThat(entryThreads).as("one entry: the caller and up to two helpers").hasSizeBetween(1, 3);
             }
         }
         assertThat(b.summary().referencedChunks()).isPositive();
-        assertThat(threads).as("the caller and up to two helpers, several of them").hasSizeBetween(2, 3);
+        // helpers come from a pool, so different entries may be read by different helpers
+        assertThat(threads).as("several threads read the entries").hasSizeGreaterThanOrEqualTo(2);
         assertThat(threads.stream().filter(t -> !t.equals(Thread.currentThread().getName())))
                 .allMatch(t -> t.startsWith("ironloop-read"));
     }
