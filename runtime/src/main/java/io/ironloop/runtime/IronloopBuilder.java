@@ -1,6 +1,5 @@
 package io.ironloop.runtime;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -28,7 +26,6 @@ import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupListener;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ProcessGroups;
-import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
@@ -38,6 +35,7 @@ import io.ironloop.runtime.internal.state.FrequencyGates;
 import io.ironloop.runtime.internal.state.GlobalState;
 import io.ironloop.runtime.internal.state.JobCompletion;
 import io.ironloop.runtime.internal.state.LocalState;
+import io.ironloop.runtime.internal.state.RankInputs;
 import io.ironloop.runtime.internal.trigger.TriggerReactions;
 import io.ironloop.runtime.recovery.RestartRecovery;
 import io.ironloop.runtime.trigger.PreemptionNoticeSource;
@@ -135,9 +133,9 @@ public final class IronloopBuilder {
         if (parameters != null && parametersFile != null) {
             throw new IllegalStateException("give either parameters or a parameter file, not both");
         }
-        Parameters p = parameters != null ? parameters : loadParameters(parametersFile);
+        Parameters p = parameters != null ? parameters : RankInputs.parameters(parametersFile);
         LauncherLink link = launcher != null ? launcher : LauncherLink.get();
-        byte[] settingsBytes = canonical(settings);
+        byte[] settingsBytes = RankInputs.canonical(settings);
         Path folder = p.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         boolean signals = p.get(TriggerKeys.TRIGGER_SIGNAL);
         boolean notices = p.get(TriggerKeys.PREEMPTION_NOTICE) != PreemptionNoticeSource.NONE;
@@ -198,21 +196,5 @@ public final class IronloopBuilder {
             group.close();
             throw e;
         }
-    }
-
-    /** Settings as sorted {@code key=value} lines: the same map gives the same bytes, hence the same fingerprint. */
-    private static byte[] canonical(Map<String, ?> settings) {
-        StringBuilder sb = new StringBuilder();
-        new TreeMap<>(settings).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Parameters loadParameters(Path file) {
-        Path f = file;
-        if (f == null) {
-            String fromLauncher = System.getenv(LaunchEnvironment.PARAMS);
-            f = fromLauncher == null || fromLauncher.isBlank() ? null : Path.of(fromLauncher);
-        }
-        return Parameters.load(RuntimeKeys.TABLE, f, System.getenv(), Map.of());
     }
 }

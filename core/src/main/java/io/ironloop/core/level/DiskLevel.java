@@ -190,14 +190,15 @@ public final class DiskLevel implements Level {
     }
 
     /**
-     * The newest iteration whose committed lines, over every rank's series, hold every one of {@code blocks}
-     * (and the loop state) under the current settings.
+     * The newest iteration whose committed lines, over every rank's series, hold every block {@code 0 …
+     * blockCount-1} (and the loop state) under the current settings.
      */
-    public OptionalLong newestComplete(Collection<Long> blocks) throws IOException {
+    public OptionalLong newestComplete(int blockCount) throws IOException {
         TreeMap<Long, Map<Long, LineInfo>> all = lines();
         for (Long it : all.descendingKeySet()) {
             Map<Long, LineInfo> held = all.get(it);
-            if (held.containsKey(Snapshot.LOOP_STATE) && held.keySet().containsAll(blocks)) {
+            if (held.containsKey(Snapshot.LOOP_STATE) && held.keySet().stream().filter(id -> id >= 0 && id < blockCount).count()
+                    == blockCount) {
                 return OptionalLong.of(it);
             }
         }

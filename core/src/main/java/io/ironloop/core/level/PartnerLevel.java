@@ -44,7 +44,6 @@ public final class PartnerLevel implements Level {
     private final ExecutorService sender;
     private final Map<Integer, Snapshot> writable = new HashMap<>();
     private Map<Integer, Snapshot> committed = Map.of();
-    private long committedIteration = -1;
 
     /**
      * @param link the current group's connections (read on every write, so a shrink rebinds it)
@@ -181,7 +180,6 @@ public final class PartnerLevel implements Level {
         });
         writable.clear();
         committed = next;
-        committedIteration = iteration;
     }
 
     @Override
@@ -214,11 +212,6 @@ public final class PartnerLevel implements Level {
     /** The world ranks whose committed copies this rank holds. */
     public List<Integer> ownersHeld() {
         return List.copyOf(committed.keySet());
-    }
-
-    /** The iteration of the committed copies, or -1. */
-    public long committedIteration() {
-        return committedIteration;
     }
 
     @Override

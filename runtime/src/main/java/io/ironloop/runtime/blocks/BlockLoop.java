@@ -23,7 +23,6 @@ import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.ReduceOp;
-import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.runtime.RuntimeKeys;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.LauncherEvents;
@@ -31,11 +30,12 @@ import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.blocks.BlockCollectives;
 import io.ironloop.runtime.internal.blocks.BlockSnapshots;
+import io.ironloop.runtime.internal.blocks.ByteCounter;
 import io.ironloop.runtime.internal.blocks.Domain;
 import io.ironloop.runtime.internal.blocks.GroupPeers;
 import io.ironloop.runtime.internal.blocks.HaloExchange;
-import io.ironloop.runtime.internal.state.ByteArraySink;
 import io.ironloop.runtime.internal.blocks.Ownership;
+import io.ironloop.runtime.internal.state.RankInputs;
 import io.ironloop.runtime.recovery.OnlineRecovery;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -46,7 +46,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -101,7 +100,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private boolean closed;
 
     private BlockLoop(Builder<B> b) {
-        this.parameters = b.parameters != null ? b.parameters : loadParameters();
+        this.parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
         b.subscribers.forEach(events::subscribe);
         events.subscribe(new LauncherEvents(b.launcher, this::currentRank));
         this.snapshotEvery = parameters.get(BlockKeys.SNAPSHOT_EVERY);
@@ -168,13 +167,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. */
     private void checkMemory() {
-        ByteArraySink sink = new ByteArraySink();
-        long bytes = 0;
-        for (B blk : domain.blocks().values()) {
-            blk.save(sink);
-            bytes += sink.take().length;
-        }
-        long largest = domain.group().allreduce(bytes, ReduceOp.MAX);
+        ByteCounter state = new ByteCounter(); // counts what the blocks would write, copying nothing
+        domain.blocks().values().forEach(blk -> blk.save(state));
+        long largest = domain.group().allreduce(state.bytes(), ReduceOp.MAX);
         long budget = parameters.get(BlockKeys.MEMORY_BUDGET);
         long limit = budget > 0 ? budget : Runtime.getRuntime().maxMemory();
         long needed = largest * memoryFactor;
@@ -203,15 +198,13 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return byWorld;
     }
 
+    /** The settings' canonical bytes, marked as a block loop's. */
     private static byte[] canonical(Map<String, ?> settings) {
-        StringBuilder sb = new StringBuilder(SETTINGS_ENTRY_PREFIX);
-        new TreeMap<>(settings).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Parameters loadParameters() {
-        String file = System.getenv(LaunchEnvironment.PARAMS);
-        return Parameters.load(TABLE, file == null || file.isBlank() ? null : Path.of(file), System.getenv(), Map.of());
+        byte[] prefix = SETTINGS_ENTRY_PREFIX.getBytes(StandardCharsets.UTF_8);
+        byte[] lines = RankInputs.canonical(settings);
+        byte[] all = java.util.Arrays.copyOf(prefix, prefix.length + lines.length);
+        System.arraycopy(lines, 0, all, prefix.length, lines.length);
+        return all;
     }
 
     /** A builder for a loop over {@code layout}, whose blocks {@code factory} creates in their initial state. */

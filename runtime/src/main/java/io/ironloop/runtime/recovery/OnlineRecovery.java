@@ -149,11 +149,7 @@ public final class OnlineRecovery {
         OptionalLong line = OptionalLong.empty();
         if (disk != null) {
             try {
-                List<Long> all = new ArrayList<>();
-                for (long b = 0; b < domain.layout().blockCount(); b++) {
-                    all.add(b);
-                }
-                line = disk.newestComplete(all);
+                line = disk.newestComplete(domain.layout().blockCount());
             } catch (IOException e) {
                 LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
             }
@@ -164,15 +160,7 @@ public final class OnlineRecovery {
         }
         startedFresh = false;
         List<Integer> mine = List.copyOf(domain.blocks().keySet());
-        Map<Long, BlockImage> images = fromDisk(mine, agreed);
-        for (Map.Entry<Integer, B> e : domain.blocks().entrySet()) {
-            e.getValue().restore(new ByteArraySource("block " + e.getKey() + " of the disk line of iteration " + agreed,
-                    images.get((long) e.getKey()).bytes()));
-        }
-        long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
-        if (resumed != agreed) {
-            throw new IronloopException("the disk line of iteration " + agreed + " holds the loop state of iteration " + resumed);
-        }
+        restoreAll(domain.blocks(), fromDisk(mine, agreed), agreed);
         LOG.info("world rank {}: resumed from the disk line of iteration {} in {}", domain.worldRank(), agreed, disk.location());
         return OptionalLong.of(agreed);
     }
@@ -232,18 +220,23 @@ public final class OnlineRecovery {
         if (images == null) {
             return new Round<>(change, blocks, iteration, source, Duration.ofNanos(created - mapped), Duration.ofNanos(mapped - start));
         }
+        restoreAll(blocks, images, iteration);
+        long end = System.nanoTime();
+        Duration rebalance = Duration.ofNanos((mapped - start) + (created - restoredAt));
+        Duration restore = Duration.ofNanos((restoredAt - mapped) + (end - created));
+        return new Round<>(change, blocks, iteration, source, restore, rebalance);
+    }
+
+    /** Restores {@code blocks} and the loop state from {@code images}, all of {@code iteration}. */
+    private <B extends Block> void restoreAll(Map<Integer, B> blocks, Map<Long, BlockImage> images, long iteration) {
         for (Map.Entry<Integer, B> e : blocks.entrySet()) {
-            BlockImage image = images.get((long) e.getKey());
-            e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration, image.bytes()));
+            e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration,
+                    images.get((long) e.getKey()).bytes()));
         }
         long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
         if (resumed != iteration) {
             throw new IronloopException("the loop state restored is of iteration " + resumed + ", the blocks of " + iteration);
         }
-        long end = System.nanoTime();
-        Duration rebalance = Duration.ofNanos((mapped - start) + (created - restoredAt));
-        Duration restore = Duration.ofNanos((restoredAt - mapped) + (end - created));
-        return new Round<>(change, blocks, iteration, source, restore, rebalance);
     }
 
     /** For each block id, the ranks of {@code g} that hold its committed image in memory, ascending. */
@@ -324,11 +317,7 @@ public final class OnlineRecovery {
             disk.awaitDurable();
             g.agree(0);
             try {
-                List<Long> all = new ArrayList<>();
-                for (long b = 0; b < blockCount; b++) {
-                    all.add(b);
-                }
-                line = disk.newestComplete(all);
+                line = disk.newestComplete(blockCount);
                 why = "no complete line in " + disk.location();
             } catch (IOException e) {
                 why = "the lines in " + disk.location() + " cannot be read: " + e.getMessage();
