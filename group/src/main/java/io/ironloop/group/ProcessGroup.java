@@ -1,5 +1,6 @@
 package io.ironloop.group;
 
+import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
@@ -17,7 +18,9 @@ import java.util.Set;
  * the survivors. The leader may fail like anyone else; another member takes over.
  *
  * <p><b>Threading.</b> A group is used by one application thread at a time, except {@link #failedRanks()},
- * {@link #leader()} and {@link #close()}, which any thread may call.
+ * {@link #leader()} and {@link #close()}, which any thread may call, and point-to-point messages, which
+ * other threads may send and receive meanwhile on tags of their own (a background copy of a snapshot
+ * beside the application's halo exchange).
  */
 public interface ProcessGroup extends AutoCloseable {
 
@@ -127,6 +130,39 @@ public interface ProcessGroup extends AutoCloseable {
 
     /** {@link #receive(int, int)} for doubles. */
     double[] receiveDoubles(int source, int tag);
+
+    /**
+     * Sends the bytes of {@code data} from its position to its limit to {@code dest} (its position is left
+     * alone), for bulk data: a direct buffer goes from its memory to the direct data connection without a copy
+     * in this process. Returns once {@code data} may be changed again (the bytes are on their way or copied).
+     * The receiver may take the message with {@link #receive} or {@link #receiveBuffer}.
+     *
+     * @param tag a non-negative message tag; receive matches on (source, tag)
+     * @throws ProcessFailedException if a member failed
+     */
+    default void send(int dest, int tag, ByteBuffer data) {
+        byte[] copy = new byte[data.remaining()];
+        data.duplicate().get(copy);
+        send(dest, tag, copy);
+    }
+
+    /**
+     * Waits for the next message from {@code source} with {@code tag} and returns it as a buffer (position 0,
+     * limit its length): a direct one from this group's pool when it was sent as a direct buffer over a direct
+     * data connection. Give it to {@link #recycle} when done with it, so the next bulk message reuses it.
+     *
+     * @throws ProcessFailedException if a member failed before or while waiting
+     */
+    default ByteBuffer receiveBuffer(int source, int tag) {
+        return ByteBuffer.wrap(receive(source, tag));
+    }
+
+    /**
+     * Gives a buffer that {@link #receiveBuffer} returned back to this group's pool; the caller keeps no
+     * reference to it (a later message may be received into it). Heap buffers are ignored.
+     */
+    default void recycle(ByteBuffer buffer) {
+    }
 
     /**
      * Sends to {@code dest} and receives from {@code source} with the same tag (a halo exchange step),

@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks.recovery;
 
+import io.ironloop.BufferPool;
 import io.ironloop.benchmarks.group.RawTcp;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.level.BlockImage;
@@ -22,6 +23,7 @@ import io.ironloop.runtime.blocks.Grid2D;
 import io.ironloop.runtime.event.RuntimeEvent;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -128,18 +130,19 @@ public final class RecoveryRank {
             return t;
         });
 
-        long heap0 = liveHeap();
+        long heap0 = liveMemory();
         long rss0 = procStatus("VmRSS");
         byte[][] state = state(size, block, rank);
         HeapProbe probe = new HeapProbe();
+        BufferPool pool = new BufferPool(Long.MAX_VALUE);
         PartnerLevel partner = new PartnerLevel(() -> new Peers(g), placement);
-        LevelChain chain = new LevelChain(List.of(probe, new SelfMemoryLevel(), partner));
+        LevelChain chain = new LevelChain(List.of(probe, new SelfMemoryLevel(pool), partner));
         List<Double> ours = new ArrayList<>();
         List<Double> refs = new ArrayList<>();
         long iteration = 0;
         for (int rep = -WARMUP; rep < reps; rep++) {
             iteration++;
-            Snapshot s = capture(rank, iteration, state);
+            Snapshot s = capture(rank, iteration, state, pool);
             double copy;
             double reference;
             if (rep % 2 == 0) {
@@ -156,10 +159,10 @@ public final class RecoveryRank {
         }
         iteration++;
         probe.armed = true;
-        partnerCopy(g, chain, capture(rank, iteration, state));
-        double heapFactor = (probe.measured - heap0) / (double) size;
+        partnerCopy(g, chain, capture(rank, iteration, state, pool));
+        double memoryFactor = (probe.measured - heap0) / (double) size;
         double rssFactor = (procStatus("VmHWM") - rss0) / (double) size;
-        System.out.println("MEMORY " + heapFactor + " " + rssFactor);
+        System.out.println("MEMORY " + memoryFactor + " " + rssFactor);
         for (Map<Integer, SocketChannel> m : raw) {
             for (SocketChannel ch : m.values()) {
                 ch.close();
@@ -170,10 +173,11 @@ public final class RecoveryRank {
         state = null;
         g.barrier();
 
-        Loop loop = blockingLoop(g, size, block, reps);
+        Loop loop = blockingLoop(g, size, block, reps, 2 * median(ours));
         if (rank == 0) {
             System.out.println("RESULT partner_s=" + csv(ours) + " raw_s=" + csv(refs) + " blocking_s=" + csv(loop.take)
-                    + " capture_s=" + csv(loop.capture) + " memcpy_s=" + csv(loop.memcpy) + " formula=" + loop.formula);
+                    + " capture_s=" + csv(loop.capture) + " memcpy_s=" + csv(loop.memcpy) + " formula=" + loop.formula
+                    + " iteration_s=" + 2 * median(ours));
         }
     }
 
@@ -195,14 +199,24 @@ public final class RecoveryRank {
         return s;
     }
 
-    /** What a loop's snapshot does before the levels: a copy of every block with its CRC32C (not timed here). */
-    private static Snapshot capture(int rank, long iteration, byte[][] state) {
+    /**
+     * What a loop's snapshot does before the levels (not timed here): a copy of every block into a direct buffer
+     * of the pool the own-memory level gives replaced snapshots back to, with its CRC32C.
+     */
+    private static Snapshot capture(int rank, long iteration, byte[][] state, BufferPool pool) {
         List<BlockImage> images = new ArrayList<>(state.length);
         for (int k = 0; k < state.length; k++) {
             state[k][0] = (byte) iteration; // every snapshot differs
-            images.add(BlockImage.of(k, state[k].clone()));
+            images.add(BlockImage.of(k, pool.take(state[k].length).put(state[k]).flip()));
         }
         return new Snapshot(rank, iteration, images);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** The snapshot through own memory and the partner level on every rank at once; the slowest rank's seconds. */
@@ -244,23 +258,28 @@ public final class RecoveryRank {
     }
 
     /**
-     * A block loop over the same group, a snapshot (own memory + partner) every iteration; in each step every rank
-     * copies its blocks' bytes with {@link System#arraycopy} into touched arrays at once (the memcpy reference), and
-     * the step after reports the slowest rank's figures of the snapshot before it.
+     * A block loop over the same group, a snapshot (own memory + partner) every iteration. Each step copies every
+     * rank's blocks' bytes with {@link System#arraycopy} into touched arrays at once (the memcpy reference), then
+     * stands for the application's compute by sleeping until the iteration has lasted {@code iterationS} (twice the
+     * partner copy measured before), the time the background copy of the snapshot has to overlap. Blocking is what
+     * the loop's thread spends on a snapshot: the capture ({@code Snapshotted.blocking}) plus its wait at the
+     * handshake one iteration later ({@code Handshake.waited}); each step reports the slowest rank's figures of the
+     * snapshot before.
      */
-    private static Loop blockingLoop(ProcessGroup g, long size, int block, int reps) {
+    private static Loop blockingLoop(ProcessGroup g, long size, int block, int reps, double iterationS) {
         int perRank = (int) Math.max(1, size / block);
         int ranks = g.size();
         Grid2D layout = new Grid2D(perRank * ranks, 1, false, false);
         Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 1L).with(BlockKeys.DISK_EVERY, 0L);
-        double[] last = new double[2];
+        Map<Long, Double> capture = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Long, Double> waited = new java.util.concurrent.ConcurrentHashMap<>();
         Loop out = new Loop();
         try (BlockLoop<BenchBlock> loop = BlockLoop.builder(layout, id -> new BenchBlock(id, block / Double.BYTES)).parameters(p).group(g)
                 .subscribe(e -> {
                     if (e instanceof RuntimeEvent.Snapshotted s) {
-                        last[0] = s.blocking().toNanos() / 1e9;
-                    } else if (e instanceof RuntimeEvent.Saved s) {
-                        last[1] = s.sinceSnapshot().toNanos() / 1e9;
+                        capture.put(s.iteration(), s.blocking().toNanos() / 1e9);
+                    } else if (e instanceof RuntimeEvent.Handshake h) {
+                        waited.put(h.iteration(), h.waited().toNanos() / 1e9);
                     }
                 }).start()) {
             out.formula = loop.memoryFactor();
@@ -270,13 +289,15 @@ public final class RecoveryRank {
                 java.util.Arrays.fill(t, 1.0);
                 targets.add(t);
             }
-            loop.run(WARMUP + reps + 1L, step -> {
+            loop.run(WARMUP + reps + 2L, step -> {
                 ProcessGroup sg = step.group();
                 long it = step.iteration();
-                double[] previous = sg.allreduce(new double[] {last[0], last[1]}, ReduceOp.MAX);
-                if (it > WARMUP) { // the snapshots of iterations WARMUP+1 ... : warmed up
-                    out.capture.add(previous[0]);
-                    out.take.add(previous[1]);
+                long settled = it - 1; // the snapshot taken as iteration it - 1 ended, settled as iteration it - 1 + 1 ended
+                if (settled > WARMUP && out.take.size() < reps) {
+                    double[] slowest = sg.allreduce(new double[] {capture.get(settled), capture.get(settled) + waited.get(settled)},
+                            ReduceOp.MAX);
+                    out.capture.add(slowest[0]);
+                    out.take.add(slowest[1]);
                 }
                 sg.barrier();
                 long t0 = System.nanoTime();
@@ -286,16 +307,19 @@ public final class RecoveryRank {
                     System.arraycopy(src, 0, targets.get(k), 0, src.length);
                 }
                 double memcpy = sg.allreduce((System.nanoTime() - t0) / 1e9, ReduceOp.MAX);
-                if (it >= WARMUP && out.memcpy.size() < reps) {
+                if (it > WARMUP && out.memcpy.size() < reps) {
                     out.memcpy.add(memcpy);
                 }
                 blocks.forEach(b -> b.touch(it));
+                long rest = t0 + (long) (iterationS * 1e9) - System.nanoTime();
+                if (rest > 0) {
+                    try {
+                        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(rest); // the application's compute
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
             });
-        }
-        // the last iteration's snapshot is reported by no later step: the lists hold reps each
-        while (out.take.size() > reps) {
-            out.take.remove(out.take.size() - 1);
-            out.capture.remove(out.capture.size() - 1);
         }
         return out;
     }
@@ -358,12 +382,18 @@ public final class RecoveryRank {
         return d.toNanos() / 1000;
     }
 
-    /** Heap in use after full collections: what is live. */
-    static long liveHeap() {
+    /** Heap in use after full collections (what is live) plus the direct buffers in use (the snapshot images). */
+    static long liveMemory() {
         for (int k = 0; k < 2; k++) {
             System.gc();
         }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long direct = 0;
+        for (BufferPoolMXBean b : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+            if (b.getName().equals("direct")) {
+                direct += b.getMemoryUsed();
+            }
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() + direct;
     }
 
     /** A {@code kB} figure of {@code /proc/self/status} in bytes, or 0 where there is none. */
@@ -409,13 +439,18 @@ public final class RecoveryRank {
         }
 
         @Override
-        public void send(int dest, int tag, byte[] data) {
+        public void send(int dest, int tag, ByteBuffer data) {
             g.send(dest, tag, data);
         }
 
         @Override
-        public byte[] receive(int source, int tag) {
-            return g.receive(source, tag);
+        public ByteBuffer receive(int source, int tag) {
+            return g.receiveBuffer(source, tag);
+        }
+
+        @Override
+        public void recycle(ByteBuffer buffer) {
+            g.recycle(buffer);
         }
     }
 
@@ -441,7 +476,7 @@ public final class RecoveryRank {
         public void commit(long iteration) {
             if (armed) {
                 armed = false;
-                measured = liveHeap();
+                measured = liveMemory();
             }
         }
 

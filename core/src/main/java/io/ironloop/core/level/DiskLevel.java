@@ -114,10 +114,12 @@ public final class DiskLevel implements Level {
             }
         }
         try {
-            engine.checkpoint(s.iteration());
+            engine.checkpoint(s.iteration()); // copies the images into its staging before it returns
         } catch (CheckpointFailedException e) {
             LOG.warn("a disk line failed ({}); the in-memory copies still protect the run, the next disk line tries again",
                     e.getMessage());
+        } finally {
+            current.clear(); // the images are not this level's to keep: their buffers are reused once replaced
         }
     }
 
@@ -131,7 +133,7 @@ public final class DiskLevel implements Level {
 
         @Override
         public void save(StateSink sink) {
-            sink.putBytes(ByteBuffer.wrap(current.get(id).bytes()));
+            sink.putBytes(current.get(id).bytes());
         }
 
         @Override
@@ -225,10 +227,7 @@ public final class DiskLevel implements Level {
             LineIdentity.check(line, reader.manifest());
             EntryDescriptor d = reader.manifest().entry(entryName(blockId)).orElseThrow(
                     () -> new IronloopException(line.dataFile() + " lost its entry " + entryName(blockId)));
-            ByteBuffer b = EntryStream.readNew(reader, line.dataFile(), d);
-            byte[] bytes = new byte[b.remaining()];
-            b.get(bytes);
-            return BlockImage.of(blockId, bytes); // every chunk was CRC32C-checked by the reader
+            return BlockImage.of(blockId, EntryStream.readNew(reader, line.dataFile(), d)); // every chunk was CRC32C-checked by the reader
         }
     }
 

@@ -24,10 +24,11 @@ import java.util.function.Supplier;
  * proceed (the local disk's persist overlaps the copy) and this thread receives.
  *
  * <p><b>Wire.</b> Per copy, a header message ({@code int owner world rank, long iteration, int count}, then
- * per image {@code long block id, int length, int crc32c}; little-endian), then one message per image. The
- * group's data connection streams each message from the image array through its own 1 MiB buffer, and the
- * receiver's one allocation is the image itself: two copies of each byte in all, in bounded extra memory.
- * Every image is CRC32C-checked on arrival and again before use.
+ * per image {@code long block id, int length, int crc32c}; little-endian), then one message per image. Images
+ * are direct buffers: the group's data connection writes each from the image's memory to the socket, and
+ * the receiver's connection reads it from the socket into a buffer that an earlier copy released (given back
+ * at {@link #commit} and {@link #abort}), so the kernel's copies are the only ones and no fresh memory is
+ * touched once the run is warm. Every image is CRC32C-checked on arrival and again before use.
  *
  * <p><b>Double buffer.</b> Received copies are kept apart until {@link #commit}; the committed copies of
  * every owner stay until the next commit, so a failure during the copy leaves the previous snapshot
@@ -106,7 +107,7 @@ public final class PartnerLevel implements Level {
         for (BlockImage i : s.images()) {
             h.putLong(i.blockId()).putInt(i.length()).putInt(i.crc32c());
         }
-        peers.send(dest, TAG_HEADER, h.array());
+        peers.send(dest, TAG_HEADER, h.flip());
         for (BlockImage i : s.images()) {
             peers.send(dest, TAG_IMAGE, i.bytes()); // the connection streams it from the image itself: no copy here
         }
@@ -114,7 +115,7 @@ public final class PartnerLevel implements Level {
 
     private static Snapshot receive(PeerLink peers, int source) {
         String where = "the copy from rank " + source + " (world rank " + peers.worldRank(source) + ")";
-        ByteBuffer h = ByteBuffer.wrap(peers.receive(source, TAG_HEADER)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = peers.receive(source, TAG_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         int owner = h.getInt();
         long iteration = h.getLong();
         int count = h.getInt();
@@ -131,12 +132,19 @@ public final class PartnerLevel implements Level {
             crcs[k] = h.getInt();
         }
         for (int k = 0; k < count; k++) {
-            byte[] bytes = peers.receive(source, TAG_IMAGE); // the image itself: the receiver's one allocation
-            if (bytes.length != lengths[k]) {
-                throw new CorruptCheckpointException(where, 0, "image " + k + " (block " + ids[k] + ") has " + bytes.length
+            ByteBuffer bytes = peers.receive(source, TAG_IMAGE); // the image itself, in a buffer the connection read it into
+            if (bytes.remaining() != lengths[k]) {
+                throw new CorruptCheckpointException(where, 0, "image " + k + " (block " + ids[k] + ") has " + bytes.remaining()
                         + " bytes, the header announced " + lengths[k]);
             }
-            images.add(new BlockImage(ids[k], bytes, crcs[k]).verified(where));
+            BlockImage image = new BlockImage(ids[k], bytes, crcs[k]);
+            try {
+                images.add(image.verified(where));
+            } catch (CorruptCheckpointException e) {
+                images.add(image); // released with the others
+                release(peers, images);
+                throw e;
+            }
         }
         return new Snapshot(owner, iteration, images);
     }
@@ -170,20 +178,35 @@ public final class PartnerLevel implements Level {
         }
     }
 
+    /** Gives the buffers of {@code images} back to the connections, for the next copies to be received into. */
+    private static void release(PeerLink peers, List<BlockImage> images) {
+        images.forEach(i -> peers.recycle(i.buffer()));
+    }
+
+    private void release(Map<Integer, Snapshot> copies) {
+        PeerLink peers = link.get();
+        copies.values().forEach(s -> release(peers, s.images()));
+    }
+
     @Override
     public void commit(long iteration) {
         Map<Integer, Snapshot> next = new HashMap<>();
         writable.forEach((owner, s) -> {
             if (s.iteration() == iteration) {
                 next.put(owner, s);
+            } else {
+                release(link.get(), s.images());
             }
         });
         writable.clear();
+        Map<Integer, Snapshot> old = committed;
         committed = next;
+        release(old);
     }
 
     @Override
     public void abort(long iteration) {
+        release(writable);
         writable.clear();
     }
 

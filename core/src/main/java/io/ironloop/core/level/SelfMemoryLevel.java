@@ -1,5 +1,7 @@
 package io.ironloop.core.level;
 
+import io.ironloop.BufferPool;
+import java.util.Objects;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -8,11 +10,25 @@ import java.util.Optional;
  * This process's own snapshot in its own memory, double-buffered: the snapshot being written and the
  * committed one. Restores that need no communication come from here (waLBerla keeps one copy of its own
  * checkpoint for the same reason).
+ *
+ * <p>When a new snapshot commits, the buffers of the one it replaces go back to the pool the snapshots are
+ * captured into (the level is then their last holder), so the next capture reuses them.
  */
 public final class SelfMemoryLevel implements Level {
+    private final BufferPool pool;
     private Snapshot writable;
     private Snapshot committed;
     private Map<Long, BlockImage> committedById = Map.of();
+
+    /** A level that gives the buffers of replaced snapshots back to {@code pool}. */
+    public SelfMemoryLevel(BufferPool pool) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    /** A level that leaves replaced snapshots to the garbage collector. */
+    public SelfMemoryLevel() {
+        this(new BufferPool(0));
+    }
 
     @Override
     public String name() {
@@ -30,8 +46,12 @@ public final class SelfMemoryLevel implements Level {
         if (writable == null || writable.iteration() != iteration) {
             return;
         }
+        Snapshot replaced = committed;
         committed = writable;
         writable = null;
+        if (replaced != null && replaced != committed) {
+            replaced.images().forEach(i -> pool.give(i.buffer()));
+        }
         Map<Long, BlockImage> byId = new HashMap<>();
         committed.images().forEach(i -> byId.put(i.blockId(), i));
         committedById = byId;

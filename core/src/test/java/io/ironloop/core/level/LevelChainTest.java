@@ -120,7 +120,7 @@ class LevelChainTest {
         });
         second.commit(3);
         LevelChain.Restored r = chain.read(5, 3);
-        assertThat(r.image().bytes()).containsExactly(9, 8, 7);
+        assertThat(bytesOf(r.image())).containsExactly(9, 8, 7);
         assertThat(r.level()).isEqualTo("memory");
         assertThat(r.skipped()).singleElement().asString().contains("CRC32C");
         assertThatThrownBy(() -> chain.read(6, 3)).isInstanceOf(IronloopException.class).hasMessageContaining("block 6")
@@ -129,8 +129,9 @@ class LevelChainTest {
 
     @Test
     void blockImage_verified_refusesDamage() {
-        BlockImage i = BlockImage.of(2, new byte[] {1, 2});
-        i.bytes()[1] = 3;
+        byte[] bytes = {1, 2};
+        BlockImage i = BlockImage.of(2, bytes);
+        bytes[1] = 3;
         assertThatThrownBy(() -> i.verified("here")).isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("block 2");
     }
 
@@ -143,6 +144,32 @@ class LevelChainTest {
         chain.write(snapshot(8));
         chain.abort(8);
         assertThat(self.holdings()).containsEntry(1L, 4L);
-        assertThat(chain.read(1, 4).image().bytes()).containsExactly(1, 2, 3);
+        assertThat(bytesOf(chain.read(1, 4).image())).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void selfMemory_givesTheReplacedSnapshotsBuffersBack_neverTheCommittedOnes() throws IOException {
+        io.ironloop.BufferPool pool = new io.ironloop.BufferPool(1 << 20);
+        SelfMemoryLevel self = new SelfMemoryLevel(pool);
+        LevelChain chain = new LevelChain(List.of(self));
+        java.nio.ByteBuffer first = pool.take(3).put(new byte[] {1, 2, 3}).flip();
+        chain.write(new Snapshot(0, 4, List.of(BlockImage.of(1, first))));
+        chain.commit(4);
+        assertThat(pool.keptBytes()).isZero();
+        java.nio.ByteBuffer second = pool.take(3).put(new byte[] {4, 5, 6}).flip();
+        chain.write(new Snapshot(0, 8, List.of(BlockImage.of(1, second))));
+        chain.abort(8);
+        assertThat(pool.keptBytes()).as("an aborted snapshot is not the level's to give back").isZero();
+        chain.write(new Snapshot(0, 12, List.of(BlockImage.of(1, second))));
+        chain.commit(12);
+        assertThat(pool.keptBytes()).as("iteration 4's buffer").isEqualTo(3);
+        assertThat(pool.take(3)).isSameAs(first);
+        assertThat(bytesOf(chain.read(1, 12).image())).containsExactly(4, 5, 6);
+    }
+
+    private static byte[] bytesOf(BlockImage image) {
+        byte[] out = new byte[image.length()];
+        image.bytes().get(out);
+        return out;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ironloop.format.CorruptCheckpointException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,8 @@ class PartnerLevelTest {
             this.size = size;
             this.wire = wire;
         }
+
+        final java.util.concurrent.atomic.AtomicInteger recycled = new java.util.concurrent.atomic.AtomicInteger();
 
         BlockingQueue<byte[]> q(int from, int to, int tag) {
             return queues.computeIfAbsent(from + ">" + to + "#" + tag, k -> new LinkedBlockingQueue<>());
@@ -58,17 +61,24 @@ class PartnerLevelTest {
                 }
 
                 @Override
-                public void send(int dest, int tag, byte[] data) {
-                    q(rank, dest, tag).add(wire.apply(data.clone()));
+                public void send(int dest, int tag, ByteBuffer data) {
+                    byte[] copy = new byte[data.remaining()];
+                    data.duplicate().get(copy);
+                    q(rank, dest, tag).add(wire.apply(copy));
                 }
 
                 @Override
-                public byte[] receive(int source, int tag) {
+                public ByteBuffer receive(int source, int tag) {
                     try {
-                        return q(source, rank, tag).poll(10, TimeUnit.SECONDS);
+                        return ByteBuffer.wrap(q(source, rank, tag).poll(10, TimeUnit.SECONDS));
                     } catch (InterruptedException e) {
                         throw new IllegalStateException(e);
                     }
+                }
+
+                @Override
+                public void recycle(ByteBuffer buffer) {
+                    recycled.incrementAndGet();
                 }
             };
         }
@@ -152,10 +162,12 @@ class PartnerLevelTest {
         levels.forEach(l -> l.commit(4));
         writeAll(wires, levels, 8, 1, 100);
         levels.forEach(l -> l.abort(8));
+        assertThat(wires.recycled).as("the aborted copies' buffers go back to the connections").hasValue(2);
         assertThat(levels.get(0).holdings()).containsExactly(java.util.Map.entry(100L, 4L));
         assertThat(levels.get(0).read(100, 4)).get().extracting(BlockImage::bytes).isEqualTo(snapshotOf(1, 4, 1, 100).images().get(0).bytes());
         writeAll(wires, levels, 12, 1, 100);
         levels.forEach(l -> l.commit(12));
         assertThat(levels.get(0).holdings()).containsExactly(java.util.Map.entry(100L, 12L));
+        assertThat(wires.recycled).as("and the replaced committed ones, never the new").hasValue(4);
     }
 }

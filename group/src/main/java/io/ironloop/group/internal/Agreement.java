@@ -131,7 +131,7 @@ final class Agreement {
     }
 
     void onMessage(Envelope e) {
-        ByteBuffer b = ByteBuffer.wrap(e.payload());
+        ByteBuffer b = e.payload().duplicate();
         byte type = b.get();
         long[] values = new long[b.getInt()];
         for (int i = 0; i < values.length; i++) {

@@ -130,10 +130,18 @@ final class CommGroup implements ProcessGroup {
     }
 
     private void post(int dest, Envelope.Kind kind, long tag, byte[] payload) {
+        post(dest, kind, tag, ByteBuffer.wrap(payload));
+    }
+
+    private void post(int dest, Envelope.Kind kind, long tag, ByteBuffer payload) {
         session.send(members[dest], new Envelope(epoch, kind, tag, members[rank], payload));
     }
 
     private byte[] take(int source, Envelope.Kind kind, long tag, String operation) {
+        return Envelope.array(takeBuffer(source, kind, tag, operation));
+    }
+
+    private ByteBuffer takeBuffer(int source, Envelope.Kind kind, long tag, String operation) {
         return session.take(epoch, kind, members[source], tag, () -> {
             RuntimeException e = abortCause(operation);
             SortedSet<Integer> seenFailed = e == null ? session.departed(epoch, members[source]) : null;
@@ -370,6 +378,28 @@ final class CommGroup implements ProcessGroup {
         checkTag(tag);
         check("receive from rank " + source);
         return take(source, Envelope.Kind.P2P, tag, "receive from rank " + source);
+    }
+
+    @Override
+    public void send(int dest, int tag, ByteBuffer data) {
+        checkRank(dest, "destination");
+        checkTag(tag);
+        Objects.requireNonNull(data, "data");
+        check("send to rank " + dest);
+        post(dest, Envelope.Kind.P2P, tag, data.slice()); // written before this returns, or copied by the transport
+    }
+
+    @Override
+    public ByteBuffer receiveBuffer(int source, int tag) {
+        checkRank(source, "source");
+        checkTag(tag);
+        check("receive from rank " + source);
+        return takeBuffer(source, Envelope.Kind.P2P, tag, "receive from rank " + source);
+    }
+
+    @Override
+    public void recycle(ByteBuffer buffer) {
+        session.buffers().give(buffer);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ironloop.group.internal;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,7 +20,7 @@ final class Mailbox {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Map<Key, ArrayDeque<byte[]>> queues = new HashMap<>();
+    private final Map<Key, ArrayDeque<ByteBuffer>> queues = new HashMap<>();
 
     void put(Envelope e) {
         lock.lock();
@@ -32,10 +33,10 @@ final class Mailbox {
     }
 
     /** The oldest buffered payload of (epoch, kind, source, tag), left in place; null when there is none. */
-    byte[] peek(int epoch, Envelope.Kind kind, int source, long tag) {
+    ByteBuffer peek(int epoch, Envelope.Kind kind, int source, long tag) {
         lock.lock();
         try {
-            ArrayDeque<byte[]> q = queues.get(new Key(epoch, kind, source, tag));
+            ArrayDeque<ByteBuffer> q = queues.get(new Key(epoch, kind, source, tag));
             return q == null ? null : q.peekFirst();
         } finally {
             lock.unlock();
@@ -57,14 +58,14 @@ final class Mailbox {
      *
      * @param abort checked before each wait; a non-null result is thrown
      */
-    byte[] take(int epoch, Envelope.Kind kind, int source, long tag, Supplier<RuntimeException> abort) {
+    ByteBuffer take(int epoch, Envelope.Kind kind, int source, long tag, Supplier<RuntimeException> abort) {
         Key key = new Key(epoch, kind, source, tag);
         lock.lock();
         try {
             while (true) {
-                ArrayDeque<byte[]> q = queues.get(key);
+                ArrayDeque<ByteBuffer> q = queues.get(key);
                 if (q != null && !q.isEmpty()) {
-                    byte[] b = q.poll();
+                    ByteBuffer b = q.poll();
                     if (q.isEmpty()) {
                         queues.remove(key);
                     }

@@ -119,13 +119,18 @@ public final class Session implements TransportEvents {
                 + ") was declared failed by world rank " + by + " and must not continue; it leaves the job");
     }
 
+    /** The transport's pool of bulk receive buffers. */
+    io.ironloop.BufferPool buffers() {
+        return transport.buffers();
+    }
+
     Agreement agreement() {
         return agreement;
     }
 
     void send(int destWorld, Envelope e) {
         if (destWorld == transport.worldRank()) {
-            mailbox.put(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), e.payload().clone()));
+            mailbox.put(e.copy());
         } else if (!failed.contains(destWorld)) {
             transport.send(destWorld, e);
         }
@@ -143,12 +148,12 @@ public final class Session implements TransportEvents {
      * had seen fail before it left ({@link #departureNotice}), empty when it left on its own account.
      */
     SortedSet<Integer> departed(int epoch, int sourceWorld) {
-        byte[] notice = mailbox.peek(epoch, Envelope.Kind.COLLECTIVE, sourceWorld, DEPARTURE_TAG);
+        java.nio.ByteBuffer notice = mailbox.peek(epoch, Envelope.Kind.COLLECTIVE, sourceWorld, DEPARTURE_TAG);
         if (notice == null) {
             return null;
         }
         SortedSet<Integer> seen = new TreeSet<>();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(notice);
+        java.nio.ByteBuffer b = notice.duplicate();
         while (b.remaining() >= Integer.BYTES) {
             seen.add(b.getInt());
         }
@@ -162,7 +167,7 @@ public final class Session implements TransportEvents {
         return b.array();
     }
 
-    byte[] take(int epoch, Envelope.Kind kind, int sourceWorld, long tag, Supplier<RuntimeException> abort) {
+    java.nio.ByteBuffer take(int epoch, Envelope.Kind kind, int sourceWorld, long tag, Supplier<RuntimeException> abort) {
         return mailbox.take(epoch, kind, sourceWorld, tag, abort);
     }
 

@@ -26,9 +26,20 @@ public interface Transport extends AutoCloseable {
 
     /**
      * Sends {@code envelope} to {@code destWorldRank}; silently dropped if that rank is gone. The caller may
-     * reuse the payload array once this returns: a transport that keeps it longer copies it.
+     * reuse the payload once this returns: a transport that keeps it longer copies it.
      */
     void send(int destWorldRank, Envelope envelope);
+
+    /**
+     * Where bulk payloads are received into and given back to ({@code ProcessGroup.recycle}). By default a
+     * pool that keeps nothing.
+     */
+    default io.ironloop.BufferPool buffers() {
+        return NO_BUFFERS;
+    }
+
+    /** The pool of transports that receive no bulk payloads into buffers of their own. */
+    io.ironloop.BufferPool NO_BUFFERS = new io.ironloop.BufferPool(0);
 
     /** The port of this member's direct data connections, or -1 if it has none. */
     default int dataPort() {

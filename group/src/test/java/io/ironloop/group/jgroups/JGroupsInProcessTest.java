@@ -40,6 +40,56 @@ class JGroupsInProcessTest {
     }
 
     /**
+     * Bulk data (a direct buffer) over the direct data connections: it arrives whole — across the 1 MiB buffers
+     * of the connection, and beside small heap messages on the same connection — in a direct buffer of the
+     * receiver's pool; a buffer given back is the one the next message of its size is received into.
+     */
+    @Test
+    void bulkSend_arrivesInAPooledDirectBuffer_andARecycledBufferIsReused() throws Exception {
+        int[] ports = LocalJob.freePorts(2);
+        Path secret = LocalJob.secret(dir, "s", 3);
+        int size = (3 << 20) + 12_345;
+        List<String> res = Ranks.run(2, r -> {
+            try (ProcessGroup g = LocalJob.join(r, ports, "bulk", secret, GroupConfig.builder().joinTimeout(Duration.ofSeconds(20)))) {
+                if (r == 0) {
+                    for (int round = 0; round < 2; round++) {
+                        java.nio.ByteBuffer data = java.nio.ByteBuffer.allocateDirect(size + 10).position(10);
+                        for (int i = 10; i < data.limit(); i++) {
+                            data.put(i, (byte) (i * 31 + round));
+                        }
+                        g.send(1, 5, new byte[] {7, (byte) round});
+                        g.send(1, 6, data);
+                        assertThat(data.position()).as("send leaves the position alone").isEqualTo(10);
+                        g.barrier(); // the receiver gave its buffer back before the next one arrives
+                    }
+                    return "sent";
+                }
+                java.nio.ByteBuffer first = null;
+                for (int round = 0; round < 2; round++) {
+                    assertThat(g.receive(0, 5)).containsExactly(7, round);
+                    java.nio.ByteBuffer got = g.receiveBuffer(0, 6);
+                    assertThat(got.isDirect()).isTrue();
+                    assertThat(got.remaining()).isEqualTo(size);
+                    for (int i = 0; i < size; i++) {
+                        if (got.get(i) != (byte) ((i + 10) * 31 + round)) {
+                            throw new AssertionError("byte " + i + " of round " + round + " differs");
+                        }
+                    }
+                    if (round == 0) {
+                        first = got;
+                        g.recycle(got);
+                    } else {
+                        assertThat(got).as("received into the buffer given back").isSameAs(first);
+                    }
+                    g.barrier();
+                }
+                return "received";
+            }
+        });
+        assertThat(res).containsExactly("sent", "received");
+    }
+
+    /**
      * Ranks 1 and 2 start well before rank 0 and discover only each other. Without FormationGate one of
      * them founded the cluster (and on a loaded machine the job could split for good); now they wait for
      * rank 0, which founds it and leads.

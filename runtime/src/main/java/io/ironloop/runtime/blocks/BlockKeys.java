@@ -7,8 +7,8 @@ import java.util.List;
 public final class BlockKeys {
     /** Iterations between two in-memory snapshots. */
     public static final ParameterKey<Long> SNAPSHOT_EVERY = ParameterKey.integer("SNAPSHOT_EVERY", 10L, 1,
-            "iterations between two in-memory snapshots of a block loop (own memory + partner copies, committed by a handshake); "
-                    + "a failure loses at most this many iterations");
+            "iterations between two in-memory snapshots of a block loop (own memory + partner copies, copied in the background "
+                    + "and committed by a handshake one iteration later); a failure loses at most this many iterations plus one");
 
     /** Every how many snapshots a disk line is written. */
     public static final ParameterKey<Long> DISK_EVERY = ParameterKey.integer("DISK_EVERY", 10L, 0,

@@ -1,5 +1,6 @@
 package io.ironloop.runtime.blocks;
 
+import io.ironloop.BufferPool;
 import io.ironloop.ConfigurationException;
 import io.ironloop.config.ParameterTable;
 import io.ironloop.config.Parameters;
@@ -115,7 +116,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             Ownership ownership = Ownership.initial(b.layout.blockCount(), group.size(), spares, b.balancer);
             this.domain = new Domain<>(b.layout, b.factory, group, ownership);
             List<Level> levels = new ArrayList<>();
-            SelfMemoryLevel self = new SelfMemoryLevel();
+            BufferPool images = new BufferPool(Runtime.getRuntime().maxMemory()); // at most what the heap could hold
+            SelfMemoryLevel self = new SelfMemoryLevel(images);
             levels.add(self);
             List<Level> memoryLevels = new ArrayList<>(levels);
             if (group.size() > 1) {
@@ -131,7 +133,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             this.chain = new LevelChain(levels);
             this.memoryFactor = chain.memoryFactor();
             BlockSnapshots.LoopState loopState = new BlockSnapshots.LoopState(b.globals);
-            this.snapshots = new BlockSnapshots(chain, loopState, events);
+            this.snapshots = new BlockSnapshots(chain, loopState, events, images);
             this.recovery = new OnlineRecovery(new LevelChain(memoryLevels), disk, b.balancer, loopState, events);
             checkMemory();
             events.publish(new RuntimeEvent.OnlineProtection(chain.levels().stream().map(Level::name).toList(), memoryFactor, spares));
@@ -222,20 +224,35 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     public void run(long steps, Step<B> step) {
         ensureOpen();
         StepContext<B> context = new Context();
-        while (iteration < steps) {
-            try {
-                events.publish(new RuntimeEvent.IterationStarted(iteration));
-                step.run(context);
-                iteration++;
-                if (iteration % snapshotEvery == 0 || iteration == steps) {
-                    if (snapshots.take(domain, iteration) == BlockSnapshots.Verdict.FAILED) {
-                        recover(true, System.nanoTime());
+        do {
+            while (iteration < steps) {
+                try {
+                    events.publish(new RuntimeEvent.IterationStarted(iteration));
+                    step.run(context);
+                    iteration++;
+                    if (snapshots.inFlight() && snapshots.settle(domain) == BlockSnapshots.Verdict.FAILED) {
+                        recover(true, System.nanoTime()); // the handshake of the snapshot one iteration ago
+                        continue;
                     }
+                    if (iteration % snapshotEvery == 0 || iteration == steps) {
+                        if (snapshots.take(domain, iteration) == BlockSnapshots.Verdict.FAILED) {
+                            recover(true, System.nanoTime());
+                        }
+                    }
+                } catch (ProcessFailedException e) {
+                    recover(false, System.nanoTime());
                 }
-            } catch (ProcessFailedException e) {
-                recover(false, System.nanoTime());
             }
+        } while (!lastSnapshotSettled());
+    }
+
+    /** The run ends with its last snapshot committed (its handshake made); false when a rank failed meanwhile (recovered). */
+    private boolean lastSnapshotSettled() {
+        if (snapshots.settle(domain) == BlockSnapshots.Verdict.FAILED) {
+            recover(true, System.nanoTime());
+            return false;
         }
+        return true;
     }
 
     /**
@@ -245,7 +262,10 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
      * first iteration after a loss by as long as a snapshot takes.
      */
     private void recover(boolean handshakeDone, long detected) {
-        iteration = recovery.recover(domain, snapshots.committed(), handshakeDone, detected);
+        if (!handshakeDone) {
+            snapshots.abandon(domain.group());
+        }
+        iteration = recovery.recover(domain, snapshots.committed(), detected);
         onlineRecoveries++;
     }
 
@@ -304,6 +324,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** Runs a collective outside the loop; when a rank failed during it, recovers and runs it again, on every survivor alike. */
     private <T> T afterRun(java.util.function.Supplier<T> collective) {
+        lastSnapshotSettled(); // no snapshot is in flight while the group runs collectives outside the loop
         while (true) {
             T result = null;
             boolean completed = true;
@@ -333,6 +354,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
         closed = true;
         try {
+            snapshots.close();
             if (disk != null) {
                 disk.awaitDurable();
             }

@@ -44,6 +44,18 @@ public sealed interface RuntimeEvent {
     }
 
     /**
+     * The handshake of a block loop's snapshot, made one iteration after its capture: whether every rank kept
+     * it (it is the committed snapshot now), and how long this rank's loop waited for the snapshot's levels
+     * (checksums, partner copies, disk staging) and the agreement. With the capture, what the snapshot cost
+     * the loop's thread.
+     */
+    record Handshake(long iteration, boolean committed, Duration waited) implements RuntimeEvent {
+        public Handshake {
+            Objects.requireNonNull(waited, "waited");
+        }
+    }
+
+    /**
      * A save became committed on a storage level ({@code "disk"}, {@code "memory"} for the in-memory copies
      * after the handshake, …).
      */

@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Recovery inside the running job (waLBerla's Algorithms 3 and 4, generalised): the failure surfaced as a
- * {@link ProcessFailedException} in the main loop on every survivor, which joined the handshake with
- * "failed"; then, in one round:
+ * {@link ProcessFailedException} in the main loop on every survivor, which made the handshake with "failed"
+ * ({@link BlockSnapshots#abandon}, or the snapshot's own handshake said so); then, in one round:
  * <ol>
  *   <li><b>shrink</b> the group to the survivors;</li>
  *   <li><b>map</b> the blocks to ranks anew: spares adopt whole lost ranks, the balancer spreads the rest;</li>
@@ -83,15 +83,11 @@ public final class OnlineRecovery {
      *
      * @param committed the iteration of the committed snapshot (the same on every survivor), or -1 when the loss
      *     came before the first snapshot: a fresh start starts again from the factory, a resumed one from disk
-     * @param handshakeDone whether this rank already made the handshake agreement for this failure
      * @param detectedNanos when this rank met the failure ({@link System#nanoTime()})
      * @return the iteration the loop resumes at
      * @throws RecoveryFailedException when the lost blocks are nowhere (on every survivor)
      */
-    public <B extends Block> long recover(Domain<B> domain, long committed, boolean handshakeDone, long detectedNanos) {
-        if (!handshakeDone) {
-            BlockSnapshots.joinAfterFailure(domain.group());
-        }
+    public <B extends Block> long recover(Domain<B> domain, long committed, long detectedNanos) {
         Set<Integer> lost = new TreeSet<>();
         int diskRetries = 0;
         ProcessGroup current = domain.group();
@@ -285,7 +281,8 @@ public final class OnlineRecovery {
             int from = h.get(0);
             if (from == me) {
                 BlockImage image = memory.read(b, committed).image();
-                g.send(owner, TAG, pack(image));
+                g.send(owner, TAG, header(image));
+                g.send(owner, TAG, image.bytes()); // bulk: from the image's memory to the socket
             }
             if (owner == me) {
                 expectFrom.put(b, from);
@@ -297,7 +294,7 @@ public final class OnlineRecovery {
             }
         }
         for (Map.Entry<Integer, Integer> e : expectFrom.entrySet()) {
-            BlockImage image = unpack(g.receive(e.getValue(), TAG), "block " + e.getKey() + " sent by rank " + e.getValue());
+            BlockImage image = received(g, e.getValue(), "block " + e.getKey() + " sent by rank " + e.getValue());
             if (image.blockId() != e.getKey()) {
                 throw new IronloopException("rank " + e.getValue() + " sent block " + image.blockId() + " where block " + e.getKey()
                         + " was expected");
@@ -353,19 +350,17 @@ public final class OnlineRecovery {
         }
     }
 
-    private static byte[] pack(BlockImage image) {
-        ByteBuffer b = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + image.length()).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(image.blockId()).putInt(image.crc32c()).put(image.bytes());
-        return b.array();
+    /** A transferred image travels as a header ({@code long block id, int crc32c}) and then its bytes. */
+    private static byte[] header(BlockImage image) {
+        return ByteBuffer.allocate(Long.BYTES + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(image.blockId())
+                .putInt(image.crc32c()).array();
     }
 
-    private static BlockImage unpack(byte[] bytes, String where) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        long id = b.getLong();
-        int crc = b.getInt();
-        byte[] data = new byte[b.remaining()];
-        b.get(data);
-        return new BlockImage(id, data, crc).verified(where);
+    private static BlockImage received(ProcessGroup g, int from, String where) {
+        ByteBuffer h = ByteBuffer.wrap(g.receive(from, TAG)).order(ByteOrder.LITTLE_ENDIAN);
+        long id = h.getLong();
+        int crc = h.getInt();
+        return new BlockImage(id, g.receiveBuffer(from, TAG), crc).verified(where);
     }
 
     private static String abbreviate(List<Integer> ids) {

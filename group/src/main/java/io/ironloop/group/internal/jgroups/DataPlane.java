@@ -1,5 +1,6 @@
 package io.ironloop.group.internal.jgroups;
 
+import io.ironloop.BufferPool;
 import io.ironloop.group.internal.Envelope;
 import java.io.EOFException;
 import java.io.IOException;
@@ -27,7 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One connection per ordered pair of ranks, opened by the sender on its first message and
  * authenticated both ways with the job secret ({@link SecretHandshake}) before a byte of data flows; the
- * client then names its world rank. Frames: {@code int length, int epoch, byte kind, long tag, payload}.
+ * client then names its world rank. Frames: {@code int length, int epoch, byte kind, long tag, payload}; the
+ * kind's bit {@value #BULK} marks a direct payload (bulk data such as snapshot images), which goes from the
+ * sender's buffer to the socket and from the socket into a buffer of the receiver's {@link BufferPool}
+ * without a copy in either process: the kernel's copies are the only ones, as with a raw socket.
  * Messages from one sender arrive in order (one connection, writes serialised). The sender writes on
  * its own thread: a send blocks only while the receiving process does not read (stopped, starved), until
  * it reads or is {@link #forget(int) declared failed}; every receiver drains its connections on its own
@@ -41,12 +45,15 @@ final class DataPlane implements AutoCloseable {
     private static final int HEADER = Integer.BYTES + Integer.BYTES + 1 + Long.BYTES;
     private static final int BUFFER = 1 << 20;
     private static final int CONNECT_TIMEOUT_MILLIS = 3000;
+    /** Flag in a frame's kind byte: the payload was direct at the sender and is received into a direct buffer. */
+    static final int BULK = 0x40;
 
     private final int rank;
     private final String jobId;
     private final SecretHandshake handshake;
     private final Consumer<Envelope> deliver;
     private final IntFunction<InetSocketAddress> addressOf;
+    private final BufferPool buffers;
     private final ServerSocketChannel server;
     private final Map<Integer, Connection> out = new ConcurrentHashMap<>();
     private final Set<Socket> accepted = ConcurrentHashMap.newKeySet();
@@ -57,15 +64,17 @@ final class DataPlane implements AutoCloseable {
      * Binds the server socket and starts accepting.
      *
      * @param addressOf the data address of a world rank, or null while unknown
+     * @param buffers where bulk payloads are received into
      * @param deliver receives every message, on the thread reading that sender's connection
      * @throws IOException if the address cannot be bound
      */
     DataPlane(int rank, String jobId, InetAddress bind, SecretHandshake handshake, IntFunction<InetSocketAddress> addressOf,
-            Consumer<Envelope> deliver) throws IOException {
+            BufferPool buffers, Consumer<Envelope> deliver) throws IOException {
         this.rank = rank;
         this.jobId = jobId;
         this.handshake = handshake;
         this.addressOf = addressOf;
+        this.buffers = buffers;
         this.deliver = deliver;
         this.server = ServerSocketChannel.open().bind(new InetSocketAddress(bind, 0), 64);
         Thread t = new Thread(this::accept, "ironloop-data-accept-" + jobId + "-r" + rank);
@@ -176,21 +185,29 @@ final class DataPlane implements AutoCloseable {
                 need(ch, buf, HEADER);
                 int length = buf.getInt();
                 int epoch = buf.getInt();
-                Envelope.Kind kind = Envelope.Kind.of(buf.get());
+                int kindByte = buf.get();
+                Envelope.Kind kind = Envelope.Kind.of(kindByte & ~BULK);
                 long tag = buf.getLong();
                 if (length < 0) {
                     throw new IOException("negative frame length " + length);
                 }
-                byte[] payload = new byte[length];
-                for (int at = 0; at < length; ) {
-                    if (!buf.hasRemaining()) {
+                ByteBuffer payload = (kindByte & BULK) != 0 ? buffers.take(length) : ByteBuffer.allocate(length);
+                int buffered = Math.min(buf.remaining(), length);
+                payload.put(buf.slice().limit(buffered));
+                buf.position(buf.position() + buffered);
+                while (payload.hasRemaining()) {
+                    if (payload.isDirect() && payload.remaining() >= buf.capacity() / 2) {
+                        if (ch.read(payload) < 0) { // straight from the socket: no copy
+                            throw new EOFException("end of stream");
+                        }
+                    } else {
                         fill(ch, buf);
+                        int n = Math.min(buf.remaining(), payload.remaining());
+                        payload.put(buf.slice().limit(n));
+                        buf.position(buf.position() + n);
                     }
-                    int n = Math.min(buf.remaining(), length - at);
-                    buf.get(payload, at, n);
-                    at += n;
                 }
-                deliver.accept(new Envelope(epoch, kind, tag, source, payload));
+                deliver.accept(new Envelope(epoch, kind, tag, source, payload.flip()));
             }
         } catch (EOFException | SocketException | java.nio.channels.ClosedChannelException e) {
             LOG.debug("job {} rank {}: data connection from rank {} ended: {}", jobId, rank, source, e.toString());
@@ -250,20 +267,28 @@ final class DataPlane implements AutoCloseable {
             if (channel == null) {
                 connect();
             }
-            byte[] p = e.payload();
+            ByteBuffer p = e.payload().duplicate();
+            boolean bulk = p.isDirect();
             buf.clear();
-            buf.putInt(p.length).putInt(e.epoch()).put((byte) e.kind().ordinal()).putLong(e.tag());
-            int at = 0;
+            buf.putInt(p.remaining()).putInt(e.epoch()).put((byte) (e.kind().ordinal() | (bulk ? BULK : 0))).putLong(e.tag());
+            if (bulk) { // header and payload in one gathering write, the payload straight from its buffer
+                buf.flip();
+                ByteBuffer[] frame = {buf, p};
+                while (p.hasRemaining() || buf.hasRemaining()) {
+                    channel.write(frame);
+                }
+                return;
+            }
             do {
-                int n = Math.min(buf.remaining(), p.length - at);
-                buf.put(p, at, n);
-                at += n;
+                int n = Math.min(buf.remaining(), p.remaining());
+                buf.put(p.slice().limit(n));
+                p.position(p.position() + n);
                 buf.flip();
                 while (buf.hasRemaining()) {
                     channel.write(buf);
                 }
                 buf.clear();
-            } while (at < p.length);
+            } while (p.hasRemaining());
         }
 
         private void connect() throws IOException {

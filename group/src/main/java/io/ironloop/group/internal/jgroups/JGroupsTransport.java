@@ -49,6 +49,8 @@ public final class JGroupsTransport implements Transport, Receiver {
     private volatile JChannel channel;
     private volatile DataPlane data;
     private final Map<Integer, java.net.InetSocketAddress> dataAddresses = new ConcurrentHashMap<>();
+    /** Bulk payloads given back for reuse: at most what the JVM may hold on its heap (the direct-memory default). */
+    private final io.ironloop.BufferPool buffers = new io.ironloop.BufferPool(Runtime.getRuntime().maxMemory());
 
     /**
      * A transport for {@code env}, bound and discovering as {@code config} and the environment say.
@@ -67,6 +69,11 @@ public final class JGroupsTransport implements Transport, Receiver {
         this.network = network;
         this.secret = secret;
         this.handshake = new SecretHandshake(secret);
+    }
+
+    @Override
+    public io.ironloop.BufferPool buffers() {
+        return buffers;
     }
 
     @Override
@@ -90,7 +97,8 @@ public final class JGroupsTransport implements Transport, Receiver {
         long deadline = System.nanoTime() + config.joinTimeout().toNanos();
         try {
             DataPlane d = config.encrypt() ? null
-                    : new DataPlane(rank, jobId, network.bindAddress(), handshake, this::dataAddress, env -> events.onMessage(env));
+                    : new DataPlane(rank, jobId, network.bindAddress(), handshake, this::dataAddress, buffers,
+                            env -> events.onMessage(env));
             data = d;
             JChannel ch = new JChannel(StackBuilder.build(config, network, secret, handshake, rank));
             channel = ch;
@@ -254,7 +262,7 @@ public final class JGroupsTransport implements Transport, Receiver {
             return;
         }
         // JGroups keeps the payload until it is acknowledged; a user's point-to-point buffer may be reused at once
-        byte[] payload = kind == Envelope.Kind.P2P ? envelope.payload().clone() : envelope.payload();
+        byte[] payload = kind == Envelope.Kind.P2P ? envelope.copy().bytes() : envelope.bytes();
         Message m = new BytesMessage(dest, payload).putHeader(HEADER_ID, new EnvelopeHeader(envelope));
         if (envelope.kind() == Envelope.Kind.AGREE || envelope.kind() == Envelope.Kind.FENCE) {
             m.setFlag(Message.Flag.OOB, Message.Flag.NO_FC);

@@ -59,8 +59,8 @@ public final class InJvmHub {
             }
             target = endpoints[to];
         }
-        byte[] copy = e.payload().clone();
-        post(to, () -> target.events().onMessage(new Envelope(e.epoch(), e.kind(), e.tag(), e.source(), copy)));
+        Envelope copy = e.copy();
+        post(to, () -> target.events().onMessage(copy));
     }
 
     /** Queues an event for {@code rank}'s delivery thread, or keeps it while the rank is held. */

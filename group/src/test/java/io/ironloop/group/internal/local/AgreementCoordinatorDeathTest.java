@@ -51,7 +51,7 @@ class AgreementCoordinatorDeathTest {
     }
 
     private static boolean isAgree(Envelope e, int from, byte type) {
-        return e.kind() == Envelope.Kind.AGREE && e.source() == from && e.payload()[0] == type;
+        return e.kind() == Envelope.Kind.AGREE && e.source() == from && e.payload().get(0) == type;
     }
 
     /**

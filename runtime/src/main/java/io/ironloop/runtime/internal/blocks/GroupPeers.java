@@ -2,6 +2,7 @@ package io.ironloop.runtime.internal.blocks;
 
 import io.ironloop.core.level.PeerLink;
 import io.ironloop.group.ProcessGroup;
+import java.nio.ByteBuffer;
 import java.util.Map;
 
 /** The partner level's view of a process group, with every world rank's failure domain. */
@@ -35,12 +36,17 @@ public final class GroupPeers implements PeerLink {
     }
 
     @Override
-    public void send(int dest, int tag, byte[] data) {
+    public void send(int dest, int tag, ByteBuffer data) {
         group.send(dest, tag, data);
     }
 
     @Override
-    public byte[] receive(int source, int tag) {
-        return group.receive(source, tag);
+    public ByteBuffer receive(int source, int tag) {
+        return group.receiveBuffer(source, tag);
+    }
+
+    @Override
+    public void recycle(ByteBuffer buffer) {
+        group.recycle(buffer);
     }
 }

@@ -13,8 +13,13 @@ public final class ByteArraySource implements StateSource {
 
     /** Reads {@code bytes}, the saved state of {@code name} (for messages). */
     public ByteArraySource(String name, byte[] bytes) {
+        this(name, ByteBuffer.wrap(bytes));
+    }
+
+    /** Reads the bytes of {@code bytes} from position to limit (its position is left alone), the saved state of {@code name}. */
+    public ByteArraySource(String name, ByteBuffer bytes) {
         this.name = name;
-        this.buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        this.buffer = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private ByteBuffer need(long bytes) {
