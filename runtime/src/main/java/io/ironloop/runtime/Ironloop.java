@@ -249,6 +249,37 @@ public final class Ironloop implements AutoCloseable {
         return b.saved();
     }
 
+    /**
+     * The common start of a loop, in one call: restores the global state when a checkpoint made under these
+     * settings exists ({@link #canRecoverGlobal()}, then {@link #readGlobal()}), and starts heartbeat monitoring
+     * when the parameters configure it ({@link #startHeartbeatMonitoring()}). Collective. Per-rank state that must
+     * be restored at the same line is restored with {@link #canRecoverLocal()} and {@link #readLocal()} after it.
+     *
+     * @return the iteration to start at: the one restored, or 0
+     */
+    public long resume() {
+        if (canRecoverGlobal()) {
+            readGlobal();
+        }
+        startHeartbeatMonitoring();
+        return iteration();
+    }
+
+    /**
+     * The common end of an iteration, in one call: publishes the local state for triggers ({@link #publishLocal()},
+     * unless it is per-rank state, which {@link #saveGlobal()} publishes itself) and ends the global iteration
+     * ({@link #saveGlobal()}: saved when the frequency gates pass). Call it on every rank when both are consistent.
+     *
+     * @return whether the global state was saved on this rank
+     */
+    public boolean endIteration() {
+        ensureOpen();
+        if (!local.isPerRankState()) {
+            local.publishAtTaskBoundary(iteration());
+        }
+        return saveGlobal();
+    }
+
     // -------------------------------------------------------------------------------------------- local
 
     /**

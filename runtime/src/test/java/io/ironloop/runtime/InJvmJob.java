@@ -98,6 +98,38 @@ final class InJvmJob {
         }
     }
 
+    /**
+     * {@link #loop} in the short form of the README: {@link Ironloop#resume()} and {@link Ironloop#endIteration()}
+     * instead of DeLIA's separate calls.
+     */
+    static long[] shortLoop(Ironloop ft, int iterations, int stopAfter) {
+        double[] local = new double[SIZE];
+        double[] global = new double[SIZE];
+        long[] checksum = new long[1];
+        ft.registerGlobal("global", global);
+        ft.registerGlobal("checksum", checksum);
+        ft.registerLocal("local", local);
+        long started = ft.resume();
+        for (long i = started; i < iterations; i++) {
+            if (i == stopAfter) {
+                return new long[] {Long.MIN_VALUE, started};
+            }
+            for (int k = 0; k < SIZE; k++) {
+                local[k] = (ft.rank() + 1) * 1.5 * k + i;
+            }
+            double[] sum = ft.group().allreduce(local, ReduceOp.SUM);
+            System.arraycopy(sum, 0, global, 0, SIZE);
+            long h = checksum[0] * 31 + i;
+            for (double v : global) {
+                h = h * 1_000_003 + Double.doubleToRawLongBits(v);
+            }
+            checksum[0] = h;
+            ft.endIteration();
+        }
+        ft.complete("checksum=" + checksum[0]);
+        return new long[] {checksum[0], started};
+    }
+
     static long[] loop(Ironloop ft, int iterations, int stopAfter) {
         double[] local = new double[SIZE];
         double[] global = new double[SIZE];

@@ -40,6 +40,18 @@ class IronloopTest {
     }
 
     @Test
+    void shortForm_resumeAndEndIteration_restartResumesBitIdentical_likeDeliasCalls() throws Exception {
+        long expected = reference(3, 12);
+        InJvmJob job = new InJvmJob(dir.resolve("short")).with("CHECKPOINTING_GLOBAL_ITERATION", "2");
+        InJvmJob.Outcome first = job.each(3, SETTINGS, ft -> InJvmJob.shortLoop(ft, 12, 7));
+        assertThat(first.errors()).isEmpty();
+        InJvmJob.Outcome second = job.each(3, SETTINGS, ft -> InJvmJob.shortLoop(ft, 12, -1));
+        assertThat(second.errors()).isEmpty();
+        assertThat(second.startedAt()).as("the newest line every second iteration before 7").containsOnly(6L);
+        assertThat(second.checksums()).containsOnly(expected);
+    }
+
+    @Test
     void globalIterationGate_savesEveryNthCall_restartResumesAtTheLastSavedMultiple() throws Exception {
         long expected = reference(2, 10);
         InJvmJob job = new InJvmJob(dir.resolve("ft")).with("CHECKPOINTING_GLOBAL_ITERATION", "3");

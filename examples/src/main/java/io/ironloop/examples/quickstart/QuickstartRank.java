@@ -42,22 +42,18 @@ public final class QuickstartRank {
             ft.registerGlobal("global_data", app.globalData());
             ft.registerGlobal("progress", app.progress());
             ft.registerLocal("local_data", app.localData());
-            if (ft.canRecoverGlobal()) {
-                ft.readGlobal();
-            }
-            ft.startHeartbeatMonitoring();
+            ft.resume();
             ft.launcher().plan(iterations);
             while (!app.isFinished()) {
                 app.computeLocal();
                 pause(pauseMillis);
-                ft.publishLocal();
                 double[] sum = ft.group().allreduce(app.localData(), ReduceOp.SUM);
                 System.arraycopy(sum, 0, app.globalData(), 0, sum.length);
                 app.completeIteration();
                 if (ft.rank() == 0) {
                     System.err.printf(Locale.ROOT, "Iteration %d ends%n", app.iteration() - 1);
                 }
-                ft.saveGlobal();
+                ft.endIteration();
             }
             ft.complete(app.resultLine());
             if (ft.rank() == 0) {
