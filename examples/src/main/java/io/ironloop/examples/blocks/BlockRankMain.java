@@ -51,7 +51,7 @@ public final class BlockRankMain {
             System.exit(2);
             return;
         }
-        int status = new BlockRankMain(System.out, System.err).run(example, options.paceMillis());
+        int status = new BlockRankMain(System.out, System.err).run(example, options);
         if (status != 0) {
             System.exit(status);
         }
@@ -60,15 +60,18 @@ public final class BlockRankMain {
     /**
      * Runs {@code example} as this process's rank of the job.
      *
-     * @param paceMillis a pause after every step (never changes the result)
+     * @param options the pause after every step (never changes the result) and the rehearsed deaths
      * @return the exit status
      */
-    public <B extends Block> int run(BlockExample<B> example, long paceMillis) {
+    public <B extends Block> int run(BlockExample<B> example, BlockRankOptions options) {
         String name = example.name();
+        long paceMillis = options.paceMillis();
         LauncherLink launcher = LauncherLink.get();
         long start = System.nanoTime();
-        try (BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
-                .start()) {
+        int worldRank = Integer.getInteger("ironloop.rank", -1); // the launcher names every rank JVM so
+        BlockLoop.Builder<B> builder = BlockLoop.builder(example.layout(), example::create).settings(example.settings());
+        options.deaths().forEach(d -> builder.subscribe(d.watcher(() -> worldRank)));
+        try (BlockLoop<B> loop = builder.start()) {
             boolean leader = loop.group().rank() == 0;
             if (leader) {
                 err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%d%s%n", name, example.describe(),
