@@ -55,6 +55,8 @@ public final class OverheadBench {
     static final long NEVER = 1_000_000_000L;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RESULT_PREFIX = "result sha256=";
+    /** A block example's last line on standard error says how many snapshots committed (the one at start included). */
+    private static final java.util.regex.Pattern SNAPSHOTS = java.util.regex.Pattern.compile("(\\d+) snapshots committed");
     /** How often a failed run is tried again before the bench gives up. */
     static final int RETRIES = 2;
     /** Options of every rank JVM unless the caller gives others. */
@@ -63,16 +65,23 @@ public final class OverheadBench {
     /** The applications the bench runs, at their demo sizes. */
     public enum App {
         /** The FWI case study, demo size. */
-        FWI("io.ironloop.examples.fwi.FwiRank", List.of("demo")),
+        FWI("io.ironloop.examples.fwi.FwiRank", List.of("demo"), false),
         /** DeLIA's quick-start program, 1 M doubles (8 MB) per rank, 20 iterations. */
-        QUICKSTART(QuickstartRank.class.getName(), List.of("1000000", "20"));
+        QUICKSTART(QuickstartRank.class.getName(), List.of("1000000", "20"), false),
+        /**
+         * The 2-D heat block loop, demo size: with Ironloop, an in-memory snapshot (own memory + the partner's) at
+         * every iteration; without, none after the one at start.
+         */
+        HEAT("io.ironloop.examples.blocks.heat.HeatBlocksRank", List.of("demo"), true);
 
         private final String mainClass;
         private final List<String> arguments;
+        private final boolean blocks;
 
-        App(String mainClass, List<String> arguments) {
+        App(String mainClass, List<String> arguments, boolean blocks) {
             this.mainClass = mainClass;
             this.arguments = arguments;
+            this.blocks = blocks;
         }
 
         /** The rank main class. */
@@ -90,10 +99,13 @@ public final class OverheadBench {
     enum Variant {
         WITHOUT, WITH;
 
-        Map<String, Object> parameters(Path folder) {
+        Map<String, Object> parameters(Path folder, App app) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("FT_FOLDER", folder.toString());
-            if (this == WITHOUT) {
+            if (app.blocks) { // the partner level every iteration, or never; no disk lines in either
+                p.put("SNAPSHOT_EVERY", this == WITHOUT ? NEVER : 1);
+                p.put("DISK_EVERY", 0);
+            } else if (this == WITHOUT) {
                 p.put("CHECKPOINTING_GLOBAL_ITERATION", NEVER);
             } else {
                 p.put("CHECKPOINTING_GLOBAL_ITERATION", 1);
@@ -250,15 +262,20 @@ public final class OverheadBench {
         String name = "run-" + label + "-" + variant.name().toLowerCase(Locale.ROOT);
         Path folder = dir.resolve(name);
         Path params = dir.resolve(name + ".json");
-        JSON.writeValue(params.toFile(), variant.parameters(folder));
+        JSON.writeValue(params.toFile(), variant.parameters(folder, app));
         JobOutput output = new JobOutput();
         AtomicReference<String> result = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong snapshots = new java.util.concurrent.atomic.AtomicLong();
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(0).workingDirectory(dir)
                 .application(new Application(app.mainClass(), Optional.empty())).arguments(arguments).params(params)
                 .out(output.stream()).err(output.stream())
                 .outputListener((attempt, rank, stderr, line) -> {
                     if (rank == 0 && !stderr && line.startsWith(RESULT_PREFIX)) {
                         result.set(line);
+                    }
+                    java.util.regex.Matcher m = SNAPSHOTS.matcher(line);
+                    if (rank == 0 && stderr && m.find()) {
+                        snapshots.set(Long.parseLong(m.group(1)));
                     }
                 });
         jvmOptions.forEach(b::jvmOption);
@@ -280,9 +297,13 @@ public final class OverheadBench {
                 throw new BenchFailedException("bench overhead could not measure: " + describe(variant, label) + " printed "
                         + result.get() + ", the first run " + expectedResult + output.report("ironloop-bench-overhead"));
             }
-            long saves = r.events("saved").filter(e -> "global".equals(e.fields().get("level"))).count();
+            // block loops keep their in-memory snapshots to themselves (one per iteration would flood the launcher) and
+            // report how many committed in their last line, where both variants count the one at start and the one at
+            // the last iteration; they report no completion: their loop ends at the last iteration
+            long saves = app.blocks ? snapshots.get() - 2 : r.events("saved").filter(e -> "global".equals(e.fields().get("level"))).count();
             Optional<Instant> firstIteration = r.events("iteration").map(TimelineEvent::time).min(Comparator.naturalOrder());
-            Optional<Instant> complete = r.events("complete").map(TimelineEvent::time).max(Comparator.naturalOrder());
+            Optional<Instant> complete = r.events(app.blocks ? "iteration" : "complete").map(TimelineEvent::time)
+                    .max(Comparator.naturalOrder());
             if (firstIteration.isEmpty() || complete.isEmpty()) {
                 throw new RunFailed(describe(variant, label) + ": the ranks reported no iteration or no completion to the launcher"
                         + output.report("ironloop-bench-overhead"));

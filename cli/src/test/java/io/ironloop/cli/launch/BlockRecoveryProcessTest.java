@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -141,6 +142,43 @@ class BlockRecoveryProcessTest {
         LaunchResult r = launch(4, b -> { }, "--pace-ms", "20");
         stopper.get(10, TimeUnit.SECONDS);
         assertOnlineRecoveryFrom(r, "memory", 0);
+    }
+
+    /**
+     * A stopped rank, declared failed and fenced while the survivors recovered without it, is resumed (SIGCONT)
+     * mid-run: whatever it had in flight — a halo, its partner copy — belongs to a group that no longer exists, so
+     * the survivors drop it, and it learns it was fenced and leaves. Then another rank is killed: the survivors
+     * recover from the partner copies made after the resumed rank's traffic, and the result is still bit-identical —
+     * the resumed rank corrupted no snapshot.
+     */
+    @Test
+    void resumedFencedRank_corruptsNoSnapshot_aLaterLossStillRecoversBitIdentical() throws Exception {
+        CountDownLatch shrunk = new CountDownLatch(1);
+        CompletableFuture<Void> faults = CompletableFuture.runAsync(() -> {
+            midRun();
+            long stopped = JobProcesses.rankOf(jobId, 2).orElseThrow().pid();
+            JobProcesses.signal(stopped, "STOP");
+            try {
+                assertThat(shrunk.await(30, TimeUnit.SECONDS)).as("the survivors shrank the group").isTrue();
+                TimeUnit.MILLISECONDS.sleep(300);
+                JobProcesses.signal(stopped, "CONT");
+                TimeUnit.MILLISECONDS.sleep(1000);
+                JobProcesses.signal(JobProcesses.rankOf(jobId, 1).orElseThrow().pid(), "KILL");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        LaunchResult r = launch(4, b -> b.outputListener((attempt, rank, stderr, line) -> {
+            if (line.contains("the group shrank")) {
+                shrunk.countDown();
+            }
+        }), "--pace-ms", "50");
+        faults.get(10, TimeUnit.SECONDS);
+        assertThat(r.exitStatus()).as(log()).isZero();
+        assertThat(r.relaunches()).as(log()).isZero();
+        assertThat(r.onlineRecoveries()).as(log()).isEqualTo(2);
+        assertThat(log()).as("the resumed rank learnt it was fenced").contains("was declared failed by world rank");
+        assertThat(result()).as(log()).isEqualTo("result sha256=" + reference);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ironloop.examples.blocks;
 
 import io.ironloop.ConfigurationException;
 import io.ironloop.examples.ResultDigest;
+import io.ironloop.group.ProcessExcludedException;
 import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.blocks.Block;
@@ -86,14 +87,18 @@ public final class BlockRankMain {
             String digest = loop.digest();
             String summary = example.summary(loop::sum);
             if (loop.group().rank() == 0) { // after a loss of rank 0, the new rank 0 reports
-                err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %.2f s%n", name, example.steps(), summary,
-                        loop.onlineRecoveries(), (System.nanoTime() - start) / 1e9);
+                err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %d snapshots committed, %.2f s%n", name,
+                        example.steps(), summary, loop.onlineRecoveries(), loop.snapshotsCommitted(), (System.nanoTime() - start) / 1e9);
                 out.println(ResultDigest.LINE_PREFIX + digest);
             }
             return 0;
         } catch (RecoveryFailedException e) {
             launcher.error(e); // a relaunch can help: it resumes from the newest disk line
             err.println(name + ": cannot recover inside the job (lost ranks " + e.lostWorldRanks() + "): " + e.getMessage());
+            return 1;
+        } catch (ProcessExcludedException e) {
+            // stopped or starved past detection: the others went on without this rank, which must not continue
+            err.println(name + ": " + e.getMessage());
             return 1;
         } catch (ProcessFailedException e) {
             // a failure the loop cannot recover from inside, e.g. while the group forms at start

@@ -115,7 +115,7 @@ public final class Session implements TransportEvents {
         if (by < 0) {
             return null;
         }
-        return new ProcessFailedException(jobId(), Set.of(groupRank), operation + ": this process (world rank " + worldRank()
+        return new io.ironloop.group.ProcessExcludedException(jobId(), groupRank, operation + ": this process (world rank " + worldRank()
                 + ") was declared failed by world rank " + by + " and must not continue; it leaves the job");
     }
 

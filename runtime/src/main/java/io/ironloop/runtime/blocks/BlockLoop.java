@@ -296,6 +296,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return domain.group();
     }
 
+    /** How many snapshots this rank committed (every rank alike, after the handshakes), the one at start included. */
+    public long snapshotsCommitted() {
+        return snapshots.commits();
+    }
+
     /** How many times this loop recovered inside the job. */
     public int onlineRecoveries() {
         return onlineRecoveries;

@@ -67,6 +67,7 @@ public final class BlockSnapshots implements AutoCloseable {
     });
     private Pending pending;
     private long committed = -1;
+    private long commits;
 
     /**
      * @param pool where images are captured into; the own-memory level gives replaced snapshots' buffers back to it
@@ -90,6 +91,11 @@ public final class BlockSnapshots implements AutoCloseable {
 
     /** A snapshot captured and being written by the background writer, its handshake not made yet. */
     private record Pending(long iteration, long startNanos, Future<Long> proposal) {
+    }
+
+    /** How many snapshots committed so far. */
+    public long commits() {
+        return commits;
     }
 
     /** Whether a snapshot is captured whose handshake is not made yet. */
@@ -159,6 +165,7 @@ public final class BlockSnapshots implements AutoCloseable {
         if (verdict == KEPT) {
             chain.commit(p.iteration());
             committed = p.iteration();
+            commits++;
             for (B b : domain.blocks().values()) {
                 b.swap();
             }
