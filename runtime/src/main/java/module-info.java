@@ -10,6 +10,7 @@ module io.ironloop.runtime {
     requires org.slf4j;
     requires java.net.http;
     requires jdk.unsupported;
+    requires jdk.management;
 
     exports io.ironloop.runtime;
     exports io.ironloop.runtime.tasks;

@@ -18,7 +18,8 @@ public final class BlockKeys {
     /** The memory a block loop may use for its state and snapshots, per process. */
     public static final ParameterKey<Long> MEMORY_BUDGET = ParameterKey.size("MEMORY_BUDGET", 0, 0, Long.MAX_VALUE,
             "memory per process for a block loop's state and its in-memory snapshots (e.g. 4GiB); the loop refuses to start, with "
-                    + "the figures, when state × memory factor exceeds it; 0: the JVM's maximum heap");
+                    + "the figures, when state × memory factor exceeds it; 0: the copies (state × (factor − 1), kept off the heap) must fit the "
+                    + "JVM's direct-memory limit (-XX:MaxDirectMemorySize, by default -Xmx)");
 
     /** Spare ranks, the last ones of the group. */
     public static final ParameterKey<Long> SPARES = ParameterKey.integer("SPARES", 0L, 0,

@@ -167,19 +167,41 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return new DiskLevel(Store.directory(folder), config, canonical(settings), Math.toIntExact(every), durable);
     }
 
-    /** Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. */
+    /**
+     * Refuses, with the figures, a scheme whose copies will not fit the memory budget. Collective. Without
+     * {@code MEMORY_BUDGET}, the state lives on the heap and the in-memory copies off it (direct buffers): the
+     * copies must fit the JVM's direct-memory limit, the state its heap.
+     */
     private void checkMemory() {
         ByteCounter state = new ByteCounter(); // counts what the blocks would write, copying nothing
         domain.blocks().values().forEach(blk -> blk.save(state));
         long largest = domain.group().allreduce(state.bytes(), ReduceOp.MAX);
         long budget = parameters.get(BlockKeys.MEMORY_BUDGET);
-        long limit = budget > 0 ? budget : Runtime.getRuntime().maxMemory();
         long needed = largest * memoryFactor;
-        if (needed > limit) {
+        if (budget > 0 && needed > budget) {
             throw new ConfigurationException(String.format("the protection scheme needs %d bytes per process (state %d bytes × memory "
-                    + "factor %d: the state, and two buffers each of the own and the partner copies) but %s is %d bytes: raise it, use "
-                    + "more ranks or fewer levels", needed, largest, memoryFactor, budget > 0 ? "MEMORY_BUDGET" : "the JVM's maximum heap",
-                    limit));
+                    + "factor %d: the state, and two buffers each of the own and the partner copies) but MEMORY_BUDGET is %d bytes: "
+                    + "raise it, use more ranks or fewer levels", needed, largest, memoryFactor, budget));
+        }
+        long copies = largest * (memoryFactor - 1);
+        long direct = maxDirectMemory();
+        if (budget == 0 && copies > direct) {
+            throw new ConfigurationException(String.format("the in-memory copies need %d bytes per process (state %d bytes × %d: two "
+                    + "buffers each of the own and the partner copies, kept off the heap) but the JVM's direct-memory limit is %d "
+                    + "bytes: raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more ranks or fewer levels", copies,
+                    largest, memoryFactor - 1, direct));
+        }
+    }
+
+    /** The JVM's limit on direct buffers: {@code -XX:MaxDirectMemorySize}, by default the maximum heap. */
+    private static long maxDirectMemory() {
+        try {
+            com.sun.management.HotSpotDiagnosticMXBean vm = java.lang.management.ManagementFactory
+                    .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            long set = Long.parseLong(vm.getVMOption("MaxDirectMemorySize").getValue());
+            return set > 0 ? set : Runtime.getRuntime().maxMemory();
+        } catch (RuntimeException e) {
+            return Runtime.getRuntime().maxMemory();
         }
     }
 
