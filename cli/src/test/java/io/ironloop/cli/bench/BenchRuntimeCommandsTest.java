@@ -99,6 +99,20 @@ class BenchRuntimeCommandsTest {
     }
 
     @Test
+    @Timeout(240)
+    void overhead_tinyHeatBlocks_partnerLevelEveryIterationAgainstNone() throws Exception {
+        int status = run("bench", "overhead", "--app", "heat", "-n", "2", "--runs", "5", "--dir", dir.toString(), "--json",
+                "--jvm-opt=-Xmx96m", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-XX:TieredStopAtLevel=1", "--", "test", "--steps", "6");
+
+        assertThat(status).as("stderr:\n%s", err).isZero();
+        JsonNode figures = onlyJsonObject();
+        assertNumbersAndTargets(figures);
+        assertThat(figures.path("global_saves_per_run_with").asLong())
+                .as("an in-memory snapshot after every iteration but the last (taken by both variants)").isEqualTo(5);
+        assertThat(isEmpty(dir)).as("the bench cleans its directory").isTrue();
+    }
+
+    @Test
     @Timeout(180)
     void overhead_tinyQuickstart_printsOneJsonObjectWithEveryFigure() throws Exception {
         int status = run("bench", "overhead", "--app", "quickstart", "-n", "1", "--runs", "5", "--dir", dir.toString(), "--json",
