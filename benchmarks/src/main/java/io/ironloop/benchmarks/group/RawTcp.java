@@ -31,6 +31,28 @@ public final class RawTcp {
         }
     }
 
+    /** Writes every buffer of {@code buffers} whole (from position 0 to its limit, positions left alone) to {@code ch}. */
+    public static void write(SocketChannel ch, ByteBuffer[] buffers) throws IOException {
+        for (ByteBuffer b : buffers) {
+            ByteBuffer d = b.duplicate().clear();
+            while (d.hasRemaining()) {
+                ch.write(d);
+            }
+        }
+    }
+
+    /** Fills every buffer of {@code into} (from position 0 to its capacity) from {@code ch}, in order. */
+    public static void read(SocketChannel ch, ByteBuffer[] into) throws IOException {
+        for (ByteBuffer b : into) {
+            ByteBuffer d = b.duplicate().clear();
+            while (d.hasRemaining()) {
+                if (ch.read(d) < 0) {
+                    throw new IOException("raw reference connection closed by the other rank");
+                }
+            }
+        }
+    }
+
     /** Reads exactly {@code bytes} from {@code ch} through {@code buf}, dropping them. */
     public static void read(SocketChannel ch, ByteBuffer buf, long bytes) throws IOException {
         for (long left = bytes; left > 0; ) {
