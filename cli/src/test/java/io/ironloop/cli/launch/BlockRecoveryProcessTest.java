@@ -134,6 +134,25 @@ class BlockRecoveryProcessTest {
     }
 
     @Test
+    void twoRanksThatAreNotPartnersKilledTogether_recoveredOnlineFromMemory_bitIdentical() throws Exception {
+        CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> {
+            // pairwise over 4: 0 and 2 hold each other's copies, 1 and 3 theirs; 0 (the leader) and 1 die, both copies live on
+            midRun();
+            long a = JobProcesses.rankOf(jobId, 0).orElseThrow().pid();
+            long b = JobProcesses.rankOf(jobId, 1).orElseThrow().pid();
+            JobProcesses.signal(a, "KILL");
+            JobProcesses.signal(b, "KILL");
+        });
+        LaunchResult r = launch(4, b -> { }, "--pace-ms", "20");
+        killer.get(10, TimeUnit.SECONDS);
+        assertThat(r.exitStatus()).as(log()).isZero();
+        assertThat(r.relaunches()).as(log()).isZero();
+        assertThat(r.onlineRecoveries()).as(log()).isBetween(1, 2);
+        assertThat(r.events("recovered")).as(log()).allSatisfy(e -> assertThat(e.fields()).containsEntry("source", "memory"));
+        assertThat(result()).as(log()).isEqualTo("result sha256=" + reference);
+    }
+
+    @Test
     void sigstoppedRank_fencedAndKilled_othersRecoverOnline_bitIdentical() throws Exception {
         CompletableFuture<Void> stopper = CompletableFuture.runAsync(() -> {
             midRun();
