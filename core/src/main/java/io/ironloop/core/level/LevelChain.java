@@ -1,6 +1,5 @@
 package io.ironloop.core.level;
 
-import io.ironloop.IronloopException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,7 +115,7 @@ public final class LevelChain implements AutoCloseable {
      * Levels that do not hold it or hold a damaged copy are skipped; which level gave the image and why the
      * nearer ones were skipped is one log line.
      *
-     * @throws IronloopException when no level holds an intact image (naming what each level said)
+     * @throws NoIntactImageException when no level holds an intact image (naming what each level said)
      */
     public Restored read(long blockId, long iteration) {
         List<String> skipped = new ArrayList<>();
@@ -136,7 +135,7 @@ public final class LevelChain implements AutoCloseable {
                 skipped.add(l.name() + ": " + e.getMessage());
             }
         }
-        throw new IronloopException("no level holds an intact snapshot of block " + blockId + " at iteration " + iteration + " "
+        throw new NoIntactImageException("no level holds an intact snapshot of block " + blockId + " at iteration " + iteration + " "
                 + skipped);
     }
 

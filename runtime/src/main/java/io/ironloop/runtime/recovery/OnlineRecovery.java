@@ -2,9 +2,11 @@ package io.ironloop.runtime.recovery;
 
 import io.ironloop.IronloopException;
 import io.ironloop.core.level.BlockImage;
+import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.core.level.DiskLevel;
 import io.ironloop.core.level.Level;
 import io.ironloop.core.level.LevelChain;
+import io.ironloop.core.level.NoIntactImageException;
 import io.ironloop.core.level.PartnerLevel;
 import io.ironloop.core.level.Snapshot;
 import io.ironloop.group.ProcessFailedException;
@@ -57,6 +59,10 @@ public final class OnlineRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineRecovery.class);
     private static final int TAG = PartnerLevel.TAG_BASE - 0x0100_0000 + 1;
     private static final int MAX_DISK_RETRIES = 3;
+    /** A round's closing agreement (the lowest wins): redo it after another failure, redo it from disk after damage, done. */
+    private static final long ROUND_FAILED = 0;
+    private static final long MEMORY_DAMAGED = 1;
+    private static final long ROUND_DONE = 2;
 
     private final LevelChain memory;
     private final DiskLevel disk;
@@ -92,6 +98,7 @@ public final class OnlineRecovery {
         int diskRetries = 0;
         ProcessGroup current = domain.group();
         Ownership before = domain.ownership();
+        boolean memoryDamaged = false;
         while (true) {
             long shrinkStart = System.nanoTime();
             ShrinkResult shrunk = current.shrink();
@@ -106,22 +113,28 @@ public final class OnlineRecovery {
             LOG.info("world rank {}: world ranks {} lost; the group shrank from {} to {} ranks", g.worldRank(g.rank()), lost,
                     current.size(), g.size());
             Round<B> round = null;
-            long ok = 1;
+            long ok = ROUND_DONE;
             try {
-                round = round(domain, g, before, lost, committed);
+                round = round(domain, g, before, lost, committed, memoryDamaged);
             } catch (ProcessFailedException e) {
                 LOG.warn("world rank {}: another failure during recovery ({}); starting another round", g.worldRank(g.rank()),
                         e.getMessage());
-                ok = 0;
+                ok = ROUND_FAILED;
+            } catch (CorruptCheckpointException | NoIntactImageException e) {
+                LOG.warn("world rank {}: an in-memory copy is damaged ({}); every survivor rolls back to the disk line instead",
+                        g.worldRank(g.rank()), e.getMessage());
+                ok = MEMORY_DAMAGED;
             } catch (DiskLineGone e) {
                 if (++diskRetries > MAX_DISK_RETRIES) {
                     throw new RecoveryFailedException(lost, "cannot recover the loss of world ranks " + lost + ": " + e.getMessage()
                             + " (" + MAX_DISK_RETRIES + " times)");
                 }
                 LOG.warn("world rank {}: {}; agreeing on a disk line again", g.worldRank(g.rank()), e.getMessage());
-                ok = 0;
+                ok = ROUND_FAILED;
             }
-            if (g.agree(ok) == 1 && round != null) {
+            long verdict = g.agree(ok);
+            memoryDamaged |= verdict == MEMORY_DAMAGED;
+            if (verdict == ROUND_DONE && round != null) {
                 domain.rebind(g, round.ownership().next());
                 domain.replaceBlocks(round.blocks());
                 events.publish(new RuntimeEvent.RecoveredOnline(lost, round.iteration(), round.source(),
@@ -165,7 +178,8 @@ public final class OnlineRecovery {
             Duration restore, Duration rebalance) {
     }
 
-    private <B extends Block> Round<B> round(Domain<B> domain, ProcessGroup g, Ownership before, Set<Integer> lost, long committed) {
+    private <B extends Block> Round<B> round(Domain<B> domain, ProcessGroup g, Ownership before, Set<Integer> lost, long committed,
+            boolean memoryDamaged) {
         long start = System.nanoTime();
         Ownership.Change change = before.afterLoss(lost, balancer);
         Ownership next = change.next();
@@ -192,14 +206,16 @@ public final class OnlineRecovery {
             images = null;
             iteration = 0;
             source = RecoverySource.MEMORY;
-        } else if (nowhere.isEmpty()) {
+        } else if (nowhere.isEmpty() && !memoryDamaged) {
             images = fromMemory(g, next, rankOfWorld, holders, committed, mine);
             iteration = committed;
             source = RecoverySource.MEMORY;
         } else {
-            LOG.warn("world rank {}: no surviving copy in memory of blocks {} (world ranks {} and every holder of their copies are "
-                    + "lost): rolling back to the newest complete line on disk", world, abbreviate(nowhere), lost);
-            iteration = agreeOnDiskLine(g, next.blockCount(), lost, nowhere);
+            String memoryReason = memoryDamaged ? "an in-memory copy of the committed snapshot was damaged"
+                    : "blocks " + abbreviate(nowhere) + " have no surviving copy in memory (world ranks " + lost
+                            + " and every holder of their copies are lost)";
+            LOG.warn("world rank {}: {}: rolling back to the newest complete line on disk", world, memoryReason);
+            iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason);
             images = fromDisk(mine, iteration);
             source = RecoverySource.DISK;
         }
@@ -305,7 +321,7 @@ public final class OnlineRecovery {
         return images;
     }
 
-    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, List<Integer> nowhere) {
+    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason) {
         OptionalLong line = OptionalLong.empty();
         String why = "no disk level is configured (DISK_EVERY is 0)";
         if (disk != null) {
@@ -322,8 +338,7 @@ public final class OnlineRecovery {
         }
         long agreed = g.agree(line.orElse(-1));
         if (agreed < 0) {
-            String message = "cannot recover the loss of world ranks " + lost + ": blocks " + abbreviate(nowhere)
-                    + " have no surviving copy in memory (a rank and every holder of its copy were lost) and " + why
+            String message = "cannot recover the loss of world ranks " + lost + ": " + memoryReason + " and " + why
                     + (line.isPresent() ? " on every rank" : "");
             events.publish(new RuntimeEvent.RecoveryImpossible(lost, message));
             throw new RecoveryFailedException(lost, message);

@@ -107,6 +107,62 @@ class BlockLoopInJvmTest {
                 .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).iteration()).isEqualTo(4));
     }
 
+    /**
+     * The holder of a lost rank's copy sends it damaged (a byte flipped on the way): the new owner's CRC32C check
+     * refuses it, and every survivor rolls back to the disk line instead — bit-identical, never restored from the
+     * damaged bytes.
+     */
+    @Test
+    void damagedTransferDuringRecovery_refused_rollBackToDisk_bitIdentical() throws Exception {
+        int recoveryTag = io.ironloop.core.level.PartnerLevel.TAG_BASE - 0x0100_0000 + 1; // OnlineRecovery's transfers
+        List<String> clean = run(4, 0, -1, -1, dir.resolve("clean"), new ArrayList<>());
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, 1L)
+                .with(io.ironloop.core.EngineKeys.FT_FOLDER, dir.resolve("damaged"));
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> results = new ArrayList<>();
+        try (InJvmCluster c = InJvmCluster.open("damaged", 4)) {
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<String>> out = new ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                int rank = r;
+                out.add(pool.submit(() -> {
+                    ProcessGroup g = CrashingGroup.damaging(c.group(rank), c, recoveryTag);
+                    BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p).group(g)
+                            .settings(Map.of("n", TestHeatBlock.N)).subscribe(e -> {
+                                if (rank == 0) {
+                                    events.add(e);
+                                }
+                            }).start();
+                    try {
+                        loop.run(STEPS, step -> {
+                            if (rank == 1 && step.iteration() == 7) {
+                                c.crash(1);
+                                throw new Crashed();
+                            }
+                            step.exchangeHalos();
+                            step.blocks().forEach(TestHeatBlock::relax);
+                        });
+                        return loop.digest() + " sum=" + loop.sum(TestHeatBlock::total) + " recoveries=" + loop.onlineRecoveries();
+                    } catch (Crashed e) {
+                        return "crashed";
+                    } finally {
+                        if (rank != 1) {
+                            loop.close();
+                        }
+                    }
+                }));
+            }
+            for (Future<String> f : out) {
+                results.add(f.get(60, TimeUnit.SECONDS));
+            }
+            pool.shutdownNow();
+        }
+        String expected = clean.get(0).replace("recoveries=0", "recoveries=1");
+        assertThat(results).containsExactly(expected, "crashed", expected, expected);
+        assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).source()).isEqualTo(RuntimeEvent.RecoverySource.DISK));
+    }
+
     @Test
     void crashWithSpare_spareAdopts_bitIdentical() throws Exception {
         List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());

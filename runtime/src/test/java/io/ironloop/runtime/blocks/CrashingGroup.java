@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A process group that kills its own member at its {@code crashAt}-th group operation (counting across
  * shrinks): the member is crashed in the in-JVM cluster and its thread unwinds with {@link Crashed}. So a
- * seeded number puts the death anywhere: mid-iteration, mid-copy, in the handshake, mid-recovery.
+ * seeded number puts the death anywhere: mid-iteration, mid-copy, in the handshake, mid-recovery. It can also
+ * damage what it sends with one tag (a byte flipped in every message longer than a header), as a bad link or
+ * bad memory would.
  */
 final class CrashingGroup implements ProcessGroup {
     /** The death of the member's thread. */
@@ -24,12 +26,23 @@ final class CrashingGroup implements ProcessGroup {
     private final InJvmCluster cluster;
     private final AtomicInteger ops;
     private final int crashAt;
+    private final int damagedTag;
 
     CrashingGroup(ProcessGroup g, InJvmCluster cluster, AtomicInteger ops, int crashAt) {
+        this(g, cluster, ops, crashAt, -1);
+    }
+
+    /** A member that never crashes and damages what it sends with {@code damagedTag}. */
+    static CrashingGroup damaging(ProcessGroup g, InJvmCluster cluster, int damagedTag) {
+        return new CrashingGroup(g, cluster, new AtomicInteger(), Integer.MAX_VALUE, damagedTag);
+    }
+
+    private CrashingGroup(ProcessGroup g, InJvmCluster cluster, AtomicInteger ops, int crashAt, int damagedTag) {
         this.g = g;
         this.cluster = cluster;
         this.ops = ops;
         this.crashAt = crashAt;
+        this.damagedTag = damagedTag;
     }
 
     /** Once crashed, every thread of the member (the loop's, the partner sender's) stops at its next operation, as in a dead process. */
@@ -130,6 +143,11 @@ final class CrashingGroup implements ProcessGroup {
     @Override
     public void send(int dest, int tag, byte[] data) {
         tick();
+        if (tag == damagedTag && data.length > 16) {
+            byte[] bad = data.clone();
+            bad[bad.length / 2] ^= 0x10;
+            data = bad;
+        }
         g.send(dest, tag, data);
     }
 
@@ -161,7 +179,7 @@ final class CrashingGroup implements ProcessGroup {
     public ShrinkResult shrink() {
         tick();
         ShrinkResult s = g.shrink();
-        return new ShrinkResult(new CrashingGroup(s.group(), cluster, ops, crashAt), s.oldToNew());
+        return new ShrinkResult(new CrashingGroup(s.group(), cluster, ops, crashAt, damagedTag), s.oldToNew());
     }
 
     @Override
