@@ -37,6 +37,11 @@ class BlockLoopInJvmTest {
 
     private List<String> run(int size, int spares, Set<Integer> crashRanks, long crashAt, long diskEvery, Path folder,
             List<RuntimeEvent> events) throws Exception {
+        return run(size, spares, crashRanks, crashAt, diskEvery, folder, events, InJvmCluster::group);
+    }
+
+    private List<String> run(int size, int spares, Set<Integer> crashRanks, long crashAt, long diskEvery, Path folder,
+            List<RuntimeEvent> events, java.util.function.BiFunction<InJvmCluster, Integer, ProcessGroup> groupOf) throws Exception {
         Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, diskEvery)
                 .with(BlockKeys.SPARES, (long) spares).with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
         try (InJvmCluster c = InJvmCluster.open("blocks-" + crashRanks.size() + "-" + spares, size)) {
@@ -46,7 +51,7 @@ class BlockLoopInJvmTest {
             for (int r = 0; r < size; r++) {
                 int rank = r;
                 out.add(pool.submit(() -> {
-                    ProcessGroup g = c.group(rank);
+                    ProcessGroup g = groupOf.apply(c, rank);
                     BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p).group(g)
                             .settings(Map.of("n", TestHeatBlock.N)).subscribe(e -> {
                                 if (rank == 0) {
@@ -116,47 +121,9 @@ class BlockLoopInJvmTest {
     void damagedTransferDuringRecovery_refused_rollBackToDisk_bitIdentical() throws Exception {
         int recoveryTag = io.ironloop.core.level.PartnerLevel.TAG_BASE - 0x0100_0000 + 1; // OnlineRecovery's transfers
         List<String> clean = run(4, 0, -1, -1, dir.resolve("clean"), new ArrayList<>());
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, 1L)
-                .with(io.ironloop.core.EngineKeys.FT_FOLDER, dir.resolve("damaged"));
         List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
-        List<String> results = new ArrayList<>();
-        try (InJvmCluster c = InJvmCluster.open("damaged", 4)) {
-            ExecutorService pool = Executors.newFixedThreadPool(4);
-            List<Future<String>> out = new ArrayList<>();
-            for (int r = 0; r < 4; r++) {
-                int rank = r;
-                out.add(pool.submit(() -> {
-                    ProcessGroup g = CrashingGroup.damaging(c.group(rank), c, recoveryTag);
-                    BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p).group(g)
-                            .settings(Map.of("n", TestHeatBlock.N)).subscribe(e -> {
-                                if (rank == 0) {
-                                    events.add(e);
-                                }
-                            }).start();
-                    try {
-                        loop.run(STEPS, step -> {
-                            if (rank == 1 && step.iteration() == 7) {
-                                c.crash(1);
-                                throw new Crashed();
-                            }
-                            step.exchangeHalos();
-                            step.blocks().forEach(TestHeatBlock::relax);
-                        });
-                        return loop.digest() + " sum=" + loop.sum(TestHeatBlock::total) + " recoveries=" + loop.onlineRecoveries();
-                    } catch (Crashed e) {
-                        return "crashed";
-                    } finally {
-                        if (rank != 1) {
-                            loop.close();
-                        }
-                    }
-                }));
-            }
-            for (Future<String> f : out) {
-                results.add(f.get(60, TimeUnit.SECONDS));
-            }
-            pool.shutdownNow();
-        }
+        List<String> results = run(4, 0, Set.of(1), 7, 1L, dir.resolve("damaged"), events,
+                (c, rank) -> CrashingGroup.damaging(c.group(rank), c, recoveryTag));
         String expected = clean.get(0).replace("recoveries=0", "recoveries=1");
         assertThat(results).containsExactly(expected, "crashed", expected, expected);
         assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()

@@ -3,10 +3,8 @@ package io.ironloop.runtime.internal.state;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import io.ironloop.core.StateSink;
-
 /** A growable little-endian heap buffer that an entity or a block writes its state into (when published, when snapshotted). */
-public final class ByteArraySink implements StateSink {
+public final class ByteArraySink extends BufferSink {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer buffer = EMPTY;
     /** What the next first write allocates: the size taken last, so same-sized states fill an exact buffer. */
@@ -36,7 +34,8 @@ public final class ByteArraySink implements StateSink {
         return buffer.duplicate().flip().asReadOnlyBuffer();
     }
 
-    private ByteBuffer room(long bytes) {
+    @Override
+    ByteBuffer room(long bytes) {
         if (buffer == EMPTY && bytes > 0) {
             buffer = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 8, Math.max(bytes, expected))).order(ByteOrder.LITTLE_ENDIAN);
         }
@@ -51,43 +50,5 @@ public final class ByteArraySink implements StateSink {
             buffer = bigger;
         }
         return buffer;
-    }
-
-    @Override
-    public void putLong(long v) {
-        room(8).putLong(v);
-    }
-
-    @Override
-    public void putDouble(double v) {
-        room(8).putDouble(v);
-    }
-
-    @Override
-    public void putInt(int v) {
-        room(4).putInt(v);
-    }
-
-    @Override
-    public void putLongs(long[] values) {
-        room(8L * values.length).asLongBuffer().put(values);
-        buffer.position(buffer.position() + 8 * values.length);
-    }
-
-    @Override
-    public void putDoubles(double[] values) {
-        room(8L * values.length).asDoubleBuffer().put(values);
-        buffer.position(buffer.position() + 8 * values.length);
-    }
-
-    @Override
-    public void putInts(int[] values) {
-        room(4L * values.length).asIntBuffer().put(values);
-        buffer.position(buffer.position() + 4 * values.length);
-    }
-
-    @Override
-    public void putBytes(ByteBuffer bytes) {
-        room(bytes.remaining()).put(bytes.duplicate());
     }
 }

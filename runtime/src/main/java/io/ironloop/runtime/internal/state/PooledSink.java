@@ -1,7 +1,6 @@
 package io.ironloop.runtime.internal.state;
 
 import io.ironloop.BufferPool;
-import io.ironloop.core.StateSink;
 import java.nio.ByteBuffer;
 
 /**
@@ -10,7 +9,7 @@ import java.nio.ByteBuffer;
  * last, given back when the last one committed), not a fresh allocation, and goes to a partner's socket
  * without another copy. Sized by what the image took last time; grows if the state grew.
  */
-public final class PooledSink implements StateSink {
+public final class PooledSink extends BufferSink {
     private static final int SMALLEST = 64;
     private final BufferPool pool;
     private ByteBuffer buffer;
@@ -34,7 +33,8 @@ public final class PooledSink implements StateSink {
         return b;
     }
 
-    private ByteBuffer room(long bytes) {
+    @Override
+    ByteBuffer room(long bytes) {
         if (buffer.remaining() < bytes) {
             long need = buffer.position() + bytes;
             if (need > Integer.MAX_VALUE - 8) {
@@ -46,43 +46,5 @@ public final class PooledSink implements StateSink {
             buffer = bigger;
         }
         return buffer;
-    }
-
-    @Override
-    public void putLong(long v) {
-        room(8).putLong(v);
-    }
-
-    @Override
-    public void putDouble(double v) {
-        room(8).putDouble(v);
-    }
-
-    @Override
-    public void putInt(int v) {
-        room(4).putInt(v);
-    }
-
-    @Override
-    public void putLongs(long[] values) {
-        room(8L * values.length).asLongBuffer().put(values);
-        buffer.position(buffer.position() + 8 * values.length);
-    }
-
-    @Override
-    public void putDoubles(double[] values) {
-        room(8L * values.length).asDoubleBuffer().put(values);
-        buffer.position(buffer.position() + 8 * values.length);
-    }
-
-    @Override
-    public void putInts(int[] values) {
-        room(4L * values.length).asIntBuffer().put(values);
-        buffer.position(buffer.position() + 4 * values.length);
-    }
-
-    @Override
-    public void putBytes(ByteBuffer bytes) {
-        room(bytes.remaining()).put(bytes.duplicate());
     }
 }
