@@ -136,10 +136,11 @@ final class OpenClBackend implements Backend {
         try {
             clBuildProgram(program, 1, new cl_device_id[] {device}, null, null, null);
         } catch (CLException e) {
-            String log = buildLog(program);
+            // JOCL's message carries the build log already; older bindings' may not
+            String log = e.getMessage() != null && e.getMessage().contains("Build log") ? "" : "\n" + buildLog(program);
             clReleaseProgram(program);
             throw new IllegalArgumentException("the OpenCL source of " + kernel + " does not build on " + name + ": " + e.getMessage()
-                    + "\n" + log, e);
+                    + log, e);
         }
         try {
             return new Built(program, clCreateKernel(program, kernel.name(), null));
