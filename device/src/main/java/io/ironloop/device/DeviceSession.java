@@ -88,22 +88,30 @@ public final class DeviceSession {
     }
 
     /**
-     * Declares that the saved state is laid out for {@code count} devices (per-device partial results, a
-     * decomposition that must not change): the application becomes pseudo-malleable. On restart
-     * {@link #virtualDevices()} returns the saved count, whatever the number of physical devices.
+     * Declares that the saved state is laid out for a number of devices (per-device partial results, a
+     * decomposition that must not change): the application becomes pseudo-malleable. Call it before allocating
+     * the state whose shape depends on that number: it returns the number to use, which is the saved one when a
+     * line exists (whatever the number of physical devices now) and {@code count} otherwise. Finding the saved
+     * number reads the newest line once more than a malleable restart does.
      *
+     * @return the number of virtual devices to distribute over (also {@link #virtualDevices()})
      * @throws IllegalArgumentException if count is not positive
      * @throws IllegalStateException if called twice
      */
-    public void preserveDistribution(int count) {
+    public int preserveDistribution(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("a distribution needs at least one device, got " + count);
         }
         if (virtualDevices != null) {
             throw new IllegalStateException("preserveDistribution was already called (with " + virtualDevices.get() + ")");
         }
-        virtualDevices = new LongCell(count);
+        long saved = engine.read()
+                .filter(state -> state.names().contains(VIRTUAL_DEVICES_ENTRY))
+                .map(state -> state.longs(VIRTUAL_DEVICES_ENTRY)[0])
+                .orElse((long) count);
+        virtualDevices = new LongCell(saved);
         engine.protect(VIRTUAL_DEVICES_ENTRY, Scope.LOCAL, virtualDevices);
+        return (int) saved;
     }
 
     /** Malleable unless {@link #preserveDistribution} was called. */
