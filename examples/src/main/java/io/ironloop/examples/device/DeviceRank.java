@@ -39,6 +39,9 @@ import java.util.stream.Collectors;
  * compiled again; only host images and host scalars come from the checkpoint.
  */
 public final class DeviceRank {
+    /** System property: print {@code iteration N} on standard error as each iteration's kernels are launched (for tests). */
+    public static final String TRACE_PROPERTY = "ironloop.examples.trace";
+
     private DeviceRank() {
     }
 
@@ -88,9 +91,13 @@ public final class DeviceRank {
             app.distribute(session);
             link.plan(app.iterations());
             CheckpointPolicy policy = CheckpointPolicy.everyCalls(app.checkpointEvery());
+            boolean trace = Boolean.getBoolean(TRACE_PROPERTY);
             while (iteration.get() < app.iterations()) {
                 link.iteration(iteration.get());
                 app.iterate(session, iteration.get());
+                if (trace) {
+                    System.err.println("iteration " + iteration.get());
+                }
                 iteration.set(iteration.get() + 1);
                 session.checkpointIfDue(iteration.get(), policy).ifPresent(r -> System.err.printf(Locale.ROOT,
                         "%s: checkpoint at iteration %d: brought home %s (%d of %d bytes), protocol %.1f ms, snapshot %.1f ms%n",
