@@ -1,14 +1,40 @@
 package io.ironloop.examples.device;
 
+import io.ironloop.device.Device;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.examples.ResultDigest;
+import java.util.List;
+import java.util.function.IntFunction;
 
 /**
- * One heterogeneous example as {@link DeviceRank} drives it: setup code (allocate and register the arrays; run
- * again on every restart), the distribution over devices (after the restore), one iteration of kernel launches,
- * and the digest of the result.
+ * One heterogeneous example, in the steps {@link DeviceRank} drives (and the device benchmark, which also runs
+ * them without any checkpointing): choose the number of (virtual) devices, allocate the host images, register what
+ * is live at a checkpoint, split the work over the devices after the restore, launch one iteration, digest the
+ * result. All but the registration are setup code that a restart runs again.
  */
-interface DeviceApp {
+public interface DeviceApp {
+    /** The example names, as {@link #named} takes them. */
+    List<String> NAMES = List.of("spmv", "floyd", "summa", "shallow-water");
+
+    /**
+     * The example {@code name} at {@code size} ({@code test}: seconds on two cores, {@code demo}: larger).
+     *
+     * @throws IllegalArgumentException for an unknown name or size
+     */
+    static DeviceApp named(String name, String size) {
+        if (!size.equals("test") && !size.equals("demo")) {
+            throw new IllegalArgumentException("size must be test or demo, not " + size);
+        }
+        boolean test = size.equals("test");
+        return switch (name) {
+            case "spmv" -> test ? new Spmv(8192, 60) : new Spmv(65536, 400);
+            case "floyd" -> test ? new Floyd(192) : new Floyd(512);
+            case "summa" -> test ? new Summa(192) : new Summa(640);
+            case "shallow-water" -> test ? new ShallowWater(96, 96, 60) : new ShallowWater(256, 256, 300);
+            default -> throw new IllegalArgumentException("unknown app " + name + ": " + String.join(", ", NAMES));
+        };
+    }
+
     /** The problem in words, e.g. "512 x 512 doubles, 64 panels". */
     String describe();
 
@@ -20,14 +46,26 @@ interface DeviceApp {
     /** Iterations between two checkpoints. */
     int checkpointEvery();
 
-    /** Allocates the host images and registers what is live at a checkpoint. Runs before the restore. */
-    void setup(DeviceSession session);
+    /**
+     * The number of devices to distribute over: the session's physical devices for a malleable application; a
+     * pseudo-malleable one registers its distribution ({@link DeviceSession#preserveDistribution}) and gets the
+     * saved number back on a restart.
+     */
+    default int distribution(DeviceSession session) {
+        return session.virtualDevices();
+    }
 
-    /** Splits work over {@code session.virtualDevices()} devices. Runs after the restore. */
-    void distribute(DeviceSession session);
+    /** Allocates the host images (and host state) for {@code devices} (virtual) devices. */
+    void allocate(int devices);
 
-    /** Launches iteration {@code iteration}'s kernels (and host work). */
-    void iterate(DeviceSession session, long iteration);
+    /** Registers what is live at a checkpoint. Runs before the restore. */
+    void register(DeviceSession session);
+
+    /** Splits the work over {@code devices} (virtual) devices. Runs after the restore. */
+    void distribute(int devices);
+
+    /** Launches iteration {@code iteration}'s kernels (and host work); virtual device v runs on {@code device.apply(v)}. */
+    void iterate(IntFunction<Device> device, long iteration);
 
     /** Feeds the final state to {@code digest} (through host access, which brings it home). */
     void digest(ResultDigest digest);

@@ -81,20 +81,21 @@ public final class DeviceRank {
             LongCell iteration = new LongCell(0);
             engine.protect("settings", Scope.SETTINGS, app.settings());
             engine.protect("iteration", Scope.GLOBAL, iteration);
-            app.setup(session);
+            app.allocate(app.distribution(session));
+            app.register(session);
             Optional<RestartReport> restart = session.restore();
             restart.ifPresent(r -> {
                 System.err.println(o.app() + ": " + r.describe());
                 link.restored(r.line().iteration());
                 link.event("devices", Map.of("message", r.describe()));
             });
-            app.distribute(session);
+            app.distribute(session.virtualDevices());
             link.plan(app.iterations());
             CheckpointPolicy policy = CheckpointPolicy.everyCalls(app.checkpointEvery());
             boolean trace = Boolean.getBoolean(TRACE_PROPERTY);
             while (iteration.get() < app.iterations()) {
                 link.iteration(iteration.get());
-                app.iterate(session, iteration.get());
+                app.iterate(session::device, iteration.get());
                 if (trace) {
                     System.err.println("iteration " + iteration.get());
                 }
@@ -172,14 +173,7 @@ public final class DeviceRank {
         }
 
         DeviceApp create() {
-            boolean test = size.equals("test");
-            return switch (app) {
-                case "spmv" -> test ? new Spmv(8192, 60) : new Spmv(65536, 400);
-                case "floyd" -> test ? new Floyd(192) : new Floyd(512);
-                case "summa" -> test ? new Summa(192) : new Summa(640);
-                case "shallow-water" -> test ? new ShallowWater(96, 96, 60) : new ShallowWater(256, 256, 300);
-                default -> throw new IllegalArgumentException("unknown app " + app + ": spmv, floyd, summa or shallow-water");
-            };
+            return DeviceApp.named(app, size);
         }
     }
 }

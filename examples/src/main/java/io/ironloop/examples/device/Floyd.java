@@ -1,12 +1,14 @@
 package io.ironloop.examples.device;
 
 import io.ironloop.device.Arg;
+import io.ironloop.device.Device;
 import io.ironloop.device.DeviceArray;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.device.Intent;
 import io.ironloop.device.Kernel;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.format.Scope;
+import java.util.function.IntFunction;
 
 /**
  * Floyd–Warshall all-pairs shortest paths on one device (the paper's Floyd): iteration k relaxes every pair
@@ -66,7 +68,7 @@ final class Floyd implements DeviceApp {
     }
 
     @Override
-    public void setup(DeviceSession session) {
+    public void allocate(int devices) {
         int[] d = new int[n * n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
@@ -75,17 +77,21 @@ final class Floyd implements DeviceApp {
             }
         }
         dist = DeviceArray.of("dist", d);
+    }
+
+    @Override
+    public void register(DeviceSession session) {
         session.protect("dist", Scope.LOCAL, dist);
     }
 
     @Override
-    public void distribute(DeviceSession session) {
+    public void distribute(int devices) {
         // one device: the paper's Floyd is a single-device application
     }
 
     @Override
-    public void iterate(DeviceSession session, long iteration) {
-        session.device(0).launch(FLOYD, n * n, Arg.readWrite(dist), Arg.of(n), Arg.of((int) iteration));
+    public void iterate(IntFunction<Device> device, long iteration) {
+        device.apply(0).launch(FLOYD, n * n, Arg.readWrite(dist), Arg.of(n), Arg.of((int) iteration));
     }
 
     @Override

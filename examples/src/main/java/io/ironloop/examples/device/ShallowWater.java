@@ -1,6 +1,7 @@
 package io.ironloop.examples.device;
 
 import io.ironloop.device.Arg;
+import io.ironloop.device.Device;
 import io.ironloop.device.DeviceArray;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.device.Intent;
@@ -8,6 +9,7 @@ import io.ironloop.device.Kernel;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.format.Scope;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A shallow-water simulation over several devices (after the paper's Shwalls): water height h and velocities u,
@@ -107,8 +109,12 @@ final class ShallowWater implements DeviceApp {
     }
 
     @Override
-    public void setup(DeviceSession session) {
-        int devices = session.preserveDistribution(Math.min(session.devices().size(), ny));
+    public int distribution(DeviceSession session) {
+        return session.preserveDistribution(Math.min(session.devices().size(), ny));
+    }
+
+    @Override
+    public void allocate(int devices) {
         double[] hv = new double[nx * ny];
         for (int r = 0; r < ny; r++) {
             for (int col = 0; col < nx; col++) {
@@ -121,6 +127,10 @@ final class ShallowWater implements DeviceApp {
         u = DeviceArray.of("u", new double[nx * ny]);
         v = DeviceArray.of("v", new double[nx * ny]);
         water = new double[devices];
+    }
+
+    @Override
+    public void register(DeviceSession session) {
         session.protect("h", Scope.LOCAL, h);
         session.protect("u", Scope.LOCAL, u);
         session.protect("v", Scope.LOCAL, v);
@@ -128,18 +138,17 @@ final class ShallowWater implements DeviceApp {
     }
 
     @Override
-    public void distribute(DeviceSession session) {
-        int devices = session.virtualDevices();
+    public void distribute(int devices) {
         hParts = hn.split(devices, nx);
         uParts = un.split(devices, nx);
         vParts = vn.split(devices, nx);
     }
 
     @Override
-    public void iterate(DeviceSession session, long iteration) {
+    public void iterate(IntFunction<Device> device, long iteration) {
         for (int d = 0; d < hParts.size(); d++) {
             DeviceArray<double[]> part = hParts.get(d);
-            session.device(d).launch(STEP, part.length(), Arg.read(h), Arg.read(u), Arg.read(v), Arg.write(part),
+            device.apply(d).launch(STEP, part.length(), Arg.read(h), Arg.read(u), Arg.read(v), Arg.write(part),
                     Arg.write(uParts.get(d)), Arg.write(vParts.get(d)), Arg.of(nx), Arg.of(ny), Arg.of(part.offset() / nx));
         }
         double[] newH = hn.host(Intent.READ);

@@ -1,12 +1,14 @@
 package io.ironloop.examples.device;
 
 import io.ironloop.device.Arg;
+import io.ironloop.device.Device;
 import io.ironloop.device.DeviceArray;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.device.Intent;
 import io.ironloop.device.Kernel;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.format.Scope;
+import java.util.function.IntFunction;
 
 /**
  * Sparse matrix-vector products on one device (the paper's SHOC Spmv): a CSR matrix with 16 entries per row,
@@ -79,7 +81,7 @@ final class Spmv implements DeviceApp {
     }
 
     @Override
-    public void setup(DeviceSession session) {
+    public void allocate(int devices) {
         int[] rp = new int[rows + 1];
         int[] cs = new int[rows * PER_ROW];
         float[] vs = new float[rows * PER_ROW];
@@ -100,6 +102,10 @@ final class Spmv implements DeviceApp {
         c = DeviceArray.of("c", cv);
         x = DeviceArray.of("x", xv);
         y = DeviceArray.of("y", new float[rows]);
+    }
+
+    @Override
+    public void register(DeviceSession session) {
         session.protect("rowptr", Scope.LOCAL, rowptr);
         session.protect("cols", Scope.LOCAL, cols);
         session.protect("vals", Scope.LOCAL, vals);
@@ -109,15 +115,15 @@ final class Spmv implements DeviceApp {
     }
 
     @Override
-    public void distribute(DeviceSession session) {
+    public void distribute(int devices) {
         // one device: the paper's Spmv is a single-device application
     }
 
     @Override
-    public void iterate(DeviceSession session, long iteration) {
+    public void iterate(IntFunction<Device> device, long iteration) {
         DeviceArray<float[]> in = iteration % 2 == 0 ? x : y;
         DeviceArray<float[]> out = iteration % 2 == 0 ? y : x;
-        session.device(0).launch(SPMV, rows, Arg.read(rowptr), Arg.read(cols), Arg.read(vals), Arg.read(in), Arg.read(c), Arg.write(out));
+        device.apply(0).launch(SPMV, rows, Arg.read(rowptr), Arg.read(cols), Arg.read(vals), Arg.read(in), Arg.read(c), Arg.write(out));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ironloop.examples.device;
 
 import io.ironloop.device.Arg;
+import io.ironloop.device.Device;
 import io.ironloop.device.DeviceArray;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.device.Intent;
@@ -8,6 +9,7 @@ import io.ironloop.device.Kernel;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.format.Scope;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * SUMMA matrix multiplication C = A·B over several devices, a malleable application (the paper's Fig. 6): A and
@@ -85,7 +87,7 @@ final class Summa implements DeviceApp {
     }
 
     @Override
-    public void setup(DeviceSession session) {
+    public void allocate(int devices) {
         double[] av = new double[n * n];
         double[] bv = new double[n * n];
         for (int i = 0; i < n * n; i++) {
@@ -95,23 +97,26 @@ final class Summa implements DeviceApp {
         a = DeviceArray.of("a", av);
         b = DeviceArray.of("b", bv);
         c = DeviceArray.of("c", new double[n * n]);
+    }
+
+    @Override
+    public void register(DeviceSession session) {
         session.protect("a", Scope.LOCAL, a);
         session.protect("b", Scope.LOCAL, b);
         session.protect("c", Scope.LOCAL, c);
     }
 
     @Override
-    public void distribute(DeviceSession session) {
-        int devices = Math.min(session.virtualDevices(), n);
-        aRows = a.split(devices, n);
-        cRows = c.split(devices, n);
+    public void distribute(int devices) {
+        aRows = a.split(Math.min(devices, n), n);
+        cRows = c.split(Math.min(devices, n), n);
     }
 
     @Override
-    public void iterate(DeviceSession session, long iteration) {
+    public void iterate(IntFunction<Device> device, long iteration) {
         for (int d = 0; d < cRows.size(); d++) {
             DeviceArray<double[]> rowsOfC = cRows.get(d);
-            session.device(d).launch(SUMMA, rowsOfC.length(), Arg.read(aRows.get(d)), Arg.read(b), Arg.readWrite(rowsOfC),
+            device.apply(d).launch(SUMMA, rowsOfC.length(), Arg.read(aRows.get(d)), Arg.read(b), Arg.readWrite(rowsOfC),
                     Arg.of(n), Arg.of((int) iteration * PANEL), Arg.of(PANEL));
         }
     }
