@@ -172,6 +172,9 @@ class DemoCommandTest {
             // a round per accepted iteration at least, and one before the first
             return (size.equals("test") ? FwiConfig.test() : FwiConfig.demo()).maxIterations() + 1L;
         }
+        if (app.onDevices()) {
+            return io.ironloop.examples.device.DeviceApp.named(app.commandName(), size).iterations() - 1;
+        }
         return Long.parseLong(app.arguments(size).get(1));
     }
 
@@ -217,7 +220,7 @@ class DemoCommandTest {
     @Test
     void demo_unknownAppOrSize_usageError() {
         assertThat(demo("nbody")).isEqualTo(2);
-        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat or lbm");
+        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat, lbm, spmv, floyd, summa or shallow-water");
         assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
         assertThat(err()).contains("--size must be test or demo");
     }
