@@ -179,6 +179,28 @@ class DemoCommandTest {
     }
 
     @Test
+    void demo_summaOnTwoJavaDevices_killedTwice_restartedOnOne_yesVerdict() {
+        int status = demo("summa", "--size", "test", "--devices", "2", "--restart-devices", "1", "--no-cache");
+
+        assertThat(status).as(err()).isZero();
+        assertThat(err()).contains("--fail 0@7 --fail 0@16 -- io.ironloop.examples.device.DeviceRank summa test --device java --devices 2 --restart-devices 1",
+                "restart at iteration 6 of a malleable application (only unified arrays registered): data re-split over 1 java device"
+                        + " (checkpointed on 2 java devices)",
+                "re-split over 1 java device (checkpointed on 1 java device)");
+        assertThat(outLines()).as(err()).hasSize(3);
+        assertThat(outLines().get(0)).isEqualTo("relaunches=2 online_recoveries=0");
+        assertThat(outLines().get(2)).matches(VERDICT);
+    }
+
+    @Test
+    void demo_deviceOptionsOnARankApp_orRanksOnADeviceApp_usageError() {
+        assertThat(demo("heat", "--devices", "2")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("--device, --devices and --restart-devices are for the device apps (spmv, floyd, summa, shallow-water), not heat");
+        assertThat(demo("floyd", "--ranks", "2")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("floyd runs in one process on its devices: use --devices, not --ranks 2");
+    }
+
+    @Test
     void demo_quickstartTestSizeWithKillMinus9_yesVerdict() {
         int status = demo("quickstart", "--size", "test", "--ranks", "2", "--fail", "1@5", "--no-cache", "--cache-dir",
                 dir.resolve("cache").toString());
