@@ -109,93 +109,13 @@ enum DemoApp {
         }
     },
     /** Sparse matrix-vector products on one device (the CPPC + HPL paper's SHOC Spmv). */
-    SPMV(DeviceDemo.MAIN_CLASS, "sparse matrix-vector products on one device (SHOC Spmv)") {
-        @Override
-        List<String> arguments(String size) {
-            return DeviceDemo.arguments(this, size);
-        }
-
-        @Override
-        String describe(String size) {
-            return DeviceDemo.describe(this, size);
-        }
-
-        @Override
-        List<String> defaultFails(int ranks, String size) {
-            return DeviceDemo.defaultFails(this, size);
-        }
-
-        @Override
-        List<String> defaultPreempts(int ranks, String size) {
-            return List.of();
-        }
-    },
+    SPMV(DeviceDemo.MAIN_CLASS, "sparse matrix-vector products on one device (SHOC Spmv)"),
     /** Floyd–Warshall on one device (the CPPC + HPL paper's Floyd). */
-    FLOYD(DeviceDemo.MAIN_CLASS, "Floyd-Warshall shortest paths on one device") {
-        @Override
-        List<String> arguments(String size) {
-            return DeviceDemo.arguments(this, size);
-        }
-
-        @Override
-        String describe(String size) {
-            return DeviceDemo.describe(this, size);
-        }
-
-        @Override
-        List<String> defaultFails(int ranks, String size) {
-            return DeviceDemo.defaultFails(this, size);
-        }
-
-        @Override
-        List<String> defaultPreempts(int ranks, String size) {
-            return List.of();
-        }
-    },
+    FLOYD(DeviceDemo.MAIN_CLASS, "Floyd-Warshall shortest paths on one device"),
     /** SUMMA matrix multiplication over several devices, malleable (the CPPC + HPL paper's Summa). */
-    SUMMA(DeviceDemo.MAIN_CLASS, "SUMMA matrix multiplication over devices (malleable)") {
-        @Override
-        List<String> arguments(String size) {
-            return DeviceDemo.arguments(this, size);
-        }
-
-        @Override
-        String describe(String size) {
-            return DeviceDemo.describe(this, size);
-        }
-
-        @Override
-        List<String> defaultFails(int ranks, String size) {
-            return DeviceDemo.defaultFails(this, size);
-        }
-
-        @Override
-        List<String> defaultPreempts(int ranks, String size) {
-            return List.of();
-        }
-    },
+    SUMMA(DeviceDemo.MAIN_CLASS, "SUMMA matrix multiplication over devices (malleable)"),
     /** A shallow-water simulation over several devices, pseudo-malleable (after the CPPC + HPL paper's Shwalls). */
-    SHALLOW_WATER(DeviceDemo.MAIN_CLASS, "shallow-water simulation over devices (pseudo-malleable)") {
-        @Override
-        List<String> arguments(String size) {
-            return DeviceDemo.arguments(this, size);
-        }
-
-        @Override
-        String describe(String size) {
-            return DeviceDemo.describe(this, size);
-        }
-
-        @Override
-        List<String> defaultFails(int ranks, String size) {
-            return DeviceDemo.defaultFails(this, size);
-        }
-
-        @Override
-        List<String> defaultPreempts(int ranks, String size) {
-            return List.of();
-        }
-    };
+    SHALLOW_WATER(DeviceDemo.MAIN_CLASS, "shallow-water simulation over devices (pseudo-malleable)");
 
     private final String mainClass;
     private final String title;
@@ -213,17 +133,25 @@ enum DemoApp {
         return title;
     }
 
-    /** The rank arguments for {@code test} or {@code demo} size. */
-    abstract List<String> arguments(String size);
+    /** The rank arguments for {@code test} or {@code demo} size (the rank apps override it, as the next three). */
+    List<String> arguments(String size) {
+        return DeviceDemo.arguments(this, size);
+    }
 
     /** The problem size in words. */
-    abstract String describe(String size);
+    String describe(String size) {
+        return DeviceDemo.describe(this, size);
+    }
 
     /** {@code --fail} items of a demo given no faults. */
-    abstract List<String> defaultFails(int ranks, String size);
+    List<String> defaultFails(int ranks, String size) {
+        return DeviceDemo.defaultFails(this, size);
+    }
 
-    /** {@code --preempt} items of a demo given no faults. */
-    abstract List<String> defaultPreempts(int ranks, String size);
+    /** {@code --preempt} items of a demo given no faults: none for the device apps (their scenario is two kills). */
+    List<String> defaultPreempts(int ranks, String size) {
+        return List.of();
+    }
 
     /** The app's name as the command line takes it, e.g. {@code fwi} or {@code shallow-water}. */
     String commandName() {

@@ -205,10 +205,7 @@ public final class DeviceBench {
             long start = System.nanoTime();
             DeviceSession session = DeviceSession.open(engine, devices);
             LongCell iteration = new LongCell(0);
-            engine.protect("settings", Scope.SETTINGS, app.settings());
-            engine.protect("iteration", Scope.GLOBAL, iteration);
-            app.allocate(app.distribution(session));
-            app.register(session);
+            app.setUp(session, iteration);
             app.distribute(session.virtualDevices());
             CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
             List<CheckpointReport> reports = new ArrayList<>();

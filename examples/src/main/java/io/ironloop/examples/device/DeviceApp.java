@@ -1,8 +1,10 @@
 package io.ironloop.examples.device;
 
+import io.ironloop.core.LongCell;
 import io.ironloop.device.Device;
 import io.ironloop.device.DeviceSession;
 import io.ironloop.examples.ResultDigest;
+import io.ironloop.format.Scope;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -66,6 +68,17 @@ public interface DeviceApp {
 
     /** Launches iteration {@code iteration}'s kernels (and host work); virtual device v runs on {@code device.apply(v)}. */
     void iterate(IntFunction<Device> device, long iteration);
+
+    /**
+     * The setup code before a restore, as every run of an example does it: registers the settings and the iteration
+     * counter, chooses the number of devices, allocates and registers the arrays.
+     */
+    default void setUp(DeviceSession session, LongCell iteration) {
+        session.engine().protect("settings", Scope.SETTINGS, settings());
+        session.engine().protect("iteration", Scope.GLOBAL, iteration);
+        allocate(distribution(session));
+        register(session);
+    }
 
     /** Feeds the final state to {@code digest} (through host access, which brings it home). */
     void digest(ResultDigest digest);

@@ -15,7 +15,6 @@ import io.ironloop.device.DeviceSession;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.RestartReport;
 import io.ironloop.examples.ResultDigest;
-import io.ironloop.format.Scope;
 import io.ironloop.group.launch.LaunchEnvironment;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.RuntimeKeys;
@@ -79,10 +78,7 @@ public final class DeviceRank {
                     + devices.list().stream().map(d -> d.name()).collect(Collectors.joining(", ")));
             DeviceSession session = DeviceSession.open(engine, devices);
             LongCell iteration = new LongCell(0);
-            engine.protect("settings", Scope.SETTINGS, app.settings());
-            engine.protect("iteration", Scope.GLOBAL, iteration);
-            app.allocate(app.distribution(session));
-            app.register(session);
+            app.setUp(session, iteration);
             Optional<RestartReport> restart = session.restore();
             restart.ifPresent(r -> {
                 System.err.println(o.app() + ": " + r.describe());
