@@ -226,6 +226,11 @@ final class DemoCommand implements Callable<Integer> {
             if (devices != null && devices < 1 || restartDevices != null && restartDevices < 1) {
                 throw usage("--devices and --restart-devices must be at least 1");
             }
+            if ("opencl".equals(device)) {
+                io.ironloop.device.DeviceSet.openClUnavailableReason().ifPresent(why -> {
+                    throw usage("--device opencl: " + why + "; or use --device java");
+                });
+            }
         } else if (device != null || devices != null || restartDevices != null) {
             throw usage("--device, --devices and --restart-devices are for the device apps (" + DeviceDemo.names() + "), not " + app.commandName());
         }
