@@ -89,6 +89,10 @@ public final class DeviceBench {
         figures.put("tracking_target_met", worstTracking <= 1.0);
         figures.put("protocol_bytes_over_naive", naive == 0 ? 0.0 : (double) home / naive);
         transfer(figures, repetitions, err);
+        Object transferKind = figures.get("transfer_device");
+        if (!transferKind.equals(figures.get("devices"))) {
+            figures.put("devices", figures.get("devices") + "," + transferKind); // every kind measured
+        }
         return figures;
     }
 
@@ -119,7 +123,7 @@ public final class DeviceBench {
         }
 
         void put(Map<String, Object> figures, String name) {
-            String p = name.replace('-', '_') + "_";
+            String p = name + "_"; // the example's name as the command line takes it: shallow-water_...
             double plainS = Medians.median(plain);
             double instrumentedS = Medians.median(instrumented);
             double checkpointedS = Medians.median(checkpointed);
