@@ -107,7 +107,15 @@ enum DemoApp {
         List<String> defaultPreempts(int ranks, String size) {
             return List.of();
         }
-    };
+    },
+    /** Sparse matrix-vector products on one device (the CPPC + HPL paper's SHOC Spmv). */
+    SPMV(DeviceDemo.MAIN_CLASS, "sparse matrix-vector products on one device (SHOC Spmv)"),
+    /** Floyd–Warshall on one device (the CPPC + HPL paper's Floyd). */
+    FLOYD(DeviceDemo.MAIN_CLASS, "Floyd-Warshall shortest paths on one device"),
+    /** SUMMA matrix multiplication over several devices, malleable (the CPPC + HPL paper's Summa). */
+    SUMMA(DeviceDemo.MAIN_CLASS, "SUMMA matrix multiplication over devices (malleable)"),
+    /** A shallow-water simulation over several devices, pseudo-malleable (after the CPPC + HPL paper's Shwalls). */
+    SHALLOW_WATER(DeviceDemo.MAIN_CLASS, "shallow-water simulation over devices (pseudo-malleable)");
 
     private final String mainClass;
     private final String title;
@@ -125,21 +133,44 @@ enum DemoApp {
         return title;
     }
 
-    /** The rank arguments for {@code test} or {@code demo} size. */
-    abstract List<String> arguments(String size);
+    /** The rank arguments for {@code test} or {@code demo} size (the rank apps override it, as the next three). */
+    List<String> arguments(String size) {
+        return DeviceDemo.arguments(this, size);
+    }
 
     /** The problem size in words. */
-    abstract String describe(String size);
+    String describe(String size) {
+        return DeviceDemo.describe(this, size);
+    }
 
     /** {@code --fail} items of a demo given no faults. */
-    abstract List<String> defaultFails(int ranks, String size);
+    List<String> defaultFails(int ranks, String size) {
+        return DeviceDemo.defaultFails(this, size);
+    }
 
-    /** {@code --preempt} items of a demo given no faults. */
-    abstract List<String> defaultPreempts(int ranks, String size);
+    /** {@code --preempt} items of a demo given no faults: none for the device apps (their scenario is two kills). */
+    List<String> defaultPreempts(int ranks, String size) {
+        return List.of();
+    }
+
+    /** The app's name as the command line takes it, e.g. {@code fwi} or {@code shallow-water}. */
+    String commandName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether this is a one-process application on heterogeneous devices (takes --device, --devices, --restart-devices). */
+    boolean onDevices() {
+        return mainClass.equals(DeviceDemo.MAIN_CLASS);
+    }
+
+    /** The app named {@code name} on the command line, if any. */
+    static java.util.Optional<DemoApp> named(String name) {
+        return Arrays.stream(values()).filter(a -> a.commandName().equals(name)).findFirst();
+    }
 
     /** The apps' names as the command line takes them, e.g. {@code fwi, quickstart, heat or lbm}. */
     static String names() {
-        List<String> n = Arrays.stream(values()).map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
+        List<String> n = Arrays.stream(values()).map(DemoApp::commandName).toList();
         return String.join(", ", n.subList(0, n.size() - 1)) + " or " + n.get(n.size() - 1);
     }
 

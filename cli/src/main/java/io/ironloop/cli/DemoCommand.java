@@ -79,12 +79,26 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec commandSpec;
 
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
-            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks) or lbm"
-                    + " (lattice-Boltzmann flow past a cylinder on blocks).")
+            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), lbm"
+                    + " (lattice-Boltzmann flow past a cylinder on blocks), or on heterogeneous devices in one process: spmv, floyd,"
+                    + " summa (malleable) or shallow-water (pseudo-malleable).")
     String appName;
 
-    @Option(names = "--ranks", paramLabel = "N", defaultValue = "4", description = "Rank JVMs (default: ${DEFAULT-VALUE}).")
-    int ranks;
+    @Option(names = "--ranks", paramLabel = "N", description = "Rank JVMs (default: 4; the device apps run in one process).")
+    Integer ranksOption;
+
+    @Option(names = "--device", paramLabel = "java|opencl",
+            description = "Device apps (spmv, floyd, summa, shallow-water): the pure-Java CPU device (default) or OpenCL.")
+    String device;
+
+    @Option(names = "--devices", paramLabel = "K", description = "Device apps: devices of the first attempt (default: 1).")
+    Integer devices;
+
+    @Option(names = "--restart-devices", paramLabel = "K2",
+            description = "Device apps: devices of the restarted attempts (malleable apps re-split, pseudo-malleable ones map their virtual devices).")
+    Integer restartDevices;
+
+    private int ranks;
 
     @Option(names = "--spares", paramLabel = "S", defaultValue = "0",
             description = "Also start S spare rank JVMs that adopt a lost rank's work (run --spares; default: ${DEFAULT-VALUE}).")
@@ -148,7 +162,7 @@ final class DemoCommand implements Callable<Integer> {
             Path ranksParams = file != null ? file : writeDefaultParams(temp.resolve("ironloop-demo.json"), folder);
             Parameters effective = effectiveParameters(ranksParams);
             recoveryDeadline = recoveryDeadline(effective);
-            List<String> args = app.arguments(size);
+            List<String> args = arguments(app);
             header(app, effective, folder, ranksParams, temp, faults, args);
 
             Run supervised = launch("supervised", app, args, ranksParams, folder, faults, restarts);
@@ -186,14 +200,41 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private DemoApp app() {
-        try {
-            return DemoApp.valueOf(appName.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw usage("unknown app '" + appName + "': use " + DemoApp.names());
+        return DemoApp.named(appName).orElseThrow(() -> usage("unknown app '" + appName + "': use " + DemoApp.names()));
+    }
+
+    /** The app's arguments, with the device options for a device app. */
+    private List<String> arguments(DemoApp app) {
+        List<String> args = new ArrayList<>(app.arguments(size));
+        if (app.onDevices()) {
+            args.addAll(List.of("--device", device == null ? "java" : device, "--devices", String.valueOf(devices == null ? 1 : devices)));
+            if (restartDevices != null) {
+                args.addAll(List.of("--restart-devices", String.valueOf(restartDevices)));
+            }
         }
+        return args;
     }
 
     private List<Fault> faults(DemoApp app) {
+        if (app.onDevices()) {
+            if (ranksOption != null && ranksOption != 1) {
+                throw usage(app.commandName() + " runs in one process on its devices: use --devices, not --ranks " + ranksOption);
+            }
+            if (device != null && !device.equals("java") && !device.equals("opencl")) {
+                throw usage("--device must be java or opencl, not '" + device + "'");
+            }
+            if (devices != null && devices < 1 || restartDevices != null && restartDevices < 1) {
+                throw usage("--devices and --restart-devices must be at least 1");
+            }
+            if ("opencl".equals(device)) {
+                io.ironloop.device.DeviceSet.openClUnavailableReason().ifPresent(why -> {
+                    throw usage("--device opencl: " + why + "; or use --device java");
+                });
+            }
+        } else if (device != null || devices != null || restartDevices != null) {
+            throw usage("--device, --devices and --restart-devices are for the device apps (" + DeviceDemo.names() + "), not " + app.commandName());
+        }
+        ranks = ranksOption != null ? ranksOption : app.onDevices() ? 1 : 4;
         if (ranks < 1) {
             throw usage("--ranks must be at least 1, got " + ranks);
         }
@@ -293,7 +334,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private void header(DemoApp app, Parameters effective, Path folder, Path ranksParams, Path temp, List<Fault> faults,
             List<String> args) {
-        err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks%s, scheduler %s, up to %d restarts%n", app.name().toLowerCase(Locale.ROOT),
+        err.printf(Locale.ROOT, "demo: %s (%s: %s) on %d ranks%s, scheduler %s, up to %d restarts%n", app.commandName(),
                 app.title(), app.describe(size), ranks, spares > 0 ? " + " + spares + " spare" + (spares == 1 ? "" : "s") : "",
                 effective.get(RuntimeKeys.WORKLOAD_SCHEDULER), restarts);
         List<String> plan = new ArrayList<>();

@@ -85,6 +85,7 @@ final class DemoTimeline {
                     + f.get("lost") + ": " + f.get("reason") + "; the survivors exit and the job is relaunched from disk";
             case "protection" -> null;
             case "restored" -> "resumed at iteration " + f.get("iteration");
+            case "devices" -> String.valueOf(f.get("message")); // a device app's restart: kind, count, adaptability
             case "restored-local" -> "restored its local state of iteration " + f.get("iteration");
             case "tasks-skipped" -> "skipped " + tasks(f.get("count")) + " finished before the restart";
             case "tasks-stolen" -> "stole " + tasks(f.get("count")) + " from rank " + f.get("from") + " in round " + f.get("round");

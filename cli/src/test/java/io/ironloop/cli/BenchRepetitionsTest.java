@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Too few repetitions for a median is a one-line usage error (exit 2), not a stack trace, for every bench. */
 class BenchRepetitionsTest {
     @ParameterizedTest
-    @ValueSource(strings = {"checkpoint", "preempt", "group", "recovery"})
+    @ValueSource(strings = {"checkpoint", "preempt", "group", "recovery", "devices"})
     void bench_fewerThanFiveRepetitions_isAUsageErrorInOneLine(String bench) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -172,7 +172,33 @@ class DemoCommandTest {
             // a round per accepted iteration at least, and one before the first
             return (size.equals("test") ? FwiConfig.test() : FwiConfig.demo()).maxIterations() + 1L;
         }
+        if (app.onDevices()) {
+            return io.ironloop.examples.device.DeviceApp.named(app.commandName(), size).iterations() - 1;
+        }
         return Long.parseLong(app.arguments(size).get(1));
+    }
+
+    @Test
+    void demo_summaOnTwoJavaDevices_killedTwice_restartedOnOne_yesVerdict() {
+        int status = demo("summa", "--size", "test", "--devices", "2", "--restart-devices", "1", "--no-cache");
+
+        assertThat(status).as(err()).isZero();
+        assertThat(err()).contains("--fail 0@7 --fail 0@16 -- io.ironloop.examples.device.DeviceRank summa test --device java --devices 2 --restart-devices 1",
+                "of a malleable application (only unified arrays registered): data re-split over 1 java device"
+                        + " (checkpointed on 2 java devices)",
+                "re-split over 1 java device (checkpointed on 1 java device)")
+                .containsPattern("restart at iteration \\d+ of a malleable"); // the newest line durable when the kill came
+        assertThat(outLines()).as(err()).hasSize(3);
+        assertThat(outLines().get(0)).isEqualTo("relaunches=2 online_recoveries=0");
+        assertThat(outLines().get(2)).matches(VERDICT);
+    }
+
+    @Test
+    void demo_deviceOptionsOnARankApp_orRanksOnADeviceApp_usageError() {
+        assertThat(demo("heat", "--devices", "2")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("--device, --devices and --restart-devices are for the device apps (spmv, floyd, summa, shallow-water), not heat");
+        assertThat(demo("floyd", "--ranks", "2")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("floyd runs in one process on its devices: use --devices, not --ranks 2");
     }
 
     @Test
@@ -217,7 +243,7 @@ class DemoCommandTest {
     @Test
     void demo_unknownAppOrSize_usageError() {
         assertThat(demo("nbody")).isEqualTo(2);
-        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat or lbm");
+        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat, lbm, spmv, floyd, summa or shallow-water");
         assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
         assertThat(err()).contains("--size must be test or demo");
     }

@@ -55,6 +55,16 @@ class ReadmeListingsTest {
                     long[] progress = new long[2];
                     String resultLine = "";
                     static void compute(double[] local, long iteration) { }
+                    """),
+            new Context("DeviceSession.open(", """
+                    CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.inMemory());
+                    int n = 16;
+                    double[] aImage = new double[n * n];
+                    double[] bImage = new double[n * n];
+                    LongCell panel = new LongCell(0);
+                    Kernel SUMMA = Kernel.java("summa", (args, from, to) -> { });
+                    CheckpointPolicy policy = CheckpointPolicy.never();
+                    static String digest(double[] values) { return ""; }
                     """));
 
     private static final String IMPORTS = """
@@ -65,6 +75,7 @@ class ReadmeListingsTest {
             import io.ironloop.runtime.*;
             import io.ironloop.runtime.tasks.*;
             import io.ironloop.runtime.blocks.*;
+            import io.ironloop.device.*;
             import io.ironloop.examples.blocks.heat.HeatBlock;
             import java.nio.file.*;
             import java.util.*;

@@ -1,0 +1,327 @@
+package io.ironloop.benchmarks.device;
+
+import io.ironloop.benchmarks.Medians;
+import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.CheckpointPolicy;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.EngineListener;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.LongCell;
+import io.ironloop.core.Store;
+import io.ironloop.device.Arg;
+import io.ironloop.device.CheckpointReport;
+import io.ironloop.device.Device;
+import io.ironloop.device.DeviceArray;
+import io.ironloop.device.DeviceKind;
+import io.ironloop.device.DeviceSession;
+import io.ironloop.device.DeviceSet;
+import io.ironloop.device.Intent;
+import io.ironloop.device.Kernel;
+import io.ironloop.examples.ResultDigest;
+import io.ironloop.examples.device.DeviceApp;
+import io.ironloop.format.Scope;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code ironloop bench devices}: for every device example, the paper's Table 5 split — the run without Ironloop
+ * (devices and tracked arrays only), the same run instrumented (engine, session and registrations, checkpoint calls
+ * that never fire), and with checkpoints (consistency protocol, snapshot, background write) — plus the bytes the
+ * protocol brought home against copying every registered array home, and a restart split into reading the line and
+ * positioning (re-executing the setup: devices, arrays, registration, split). Then the device-to-host transfer of
+ * the tracking (a host read after a kernel wrote the array) against a raw blocking {@code clEnqueueReadBuffer} of
+ * the same bytes (against {@code System.arraycopy} where OpenCL is absent). Each figure is the median of the
+ * repetitions, interleaved, after one warm-up.
+ */
+public final class DeviceBench {
+    private static final int TRANSFER_FLOATS = 8 << 20; // 32 MiB
+
+    private static final Kernel FILL = Kernel.of("fill", """
+            __kernel void fill(__global float* out) {
+                int i = get_global_id(0);
+                out[i] = (float) (i % 1000);
+            }
+            """, (args, from, to) -> {
+                float[] out = args.floats(0);
+                for (int i = from; i < to; i++) {
+                    out[i] = (float) (i % 1000);
+                }
+            });
+
+    private DeviceBench() {
+    }
+
+    /**
+     * Measures every example on {@code devices} devices of {@code kind} at {@code size}, checkpointing into folders
+     * under {@code dir}.
+     *
+     * @return the figures, in the order they are printed
+     */
+    public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, Path dir, PrintStream err) {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("devices", kind.name().toLowerCase(Locale.ROOT));
+        figures.put("device_count", devices);
+        figures.put("repetitions", repetitions);
+        double worstTracking = Double.NEGATIVE_INFINITY;
+        long home = 0;
+        long naive = 0;
+        for (String name : DeviceApp.NAMES) {
+            err.println("bench devices: " + name + " (" + DeviceApp.named(name, size).describe() + ") on " + devices + " " + figures.get("devices")
+                    + " device" + (devices == 1 ? "" : "s"));
+            AppFigures f = measure(name, kind, devices, size, repetitions, dir.resolve(name), err);
+            f.put(figures, name);
+            worstTracking = Math.max(worstTracking, f.trackingPct);
+            home += f.bytesHome;
+            naive += f.naiveBytes;
+        }
+        figures.put("tracking_overhead_pct", worstTracking);
+        figures.put("tracking_target_met", worstTracking <= 1.0);
+        figures.put("protocol_bytes_over_naive", naive == 0 ? 0.0 : (double) home / naive);
+        transfer(figures, repetitions, err);
+        Object transferKind = figures.get("transfer_device");
+        if (!transferKind.equals(figures.get("devices"))) {
+            figures.put("devices", figures.get("devices") + "," + transferKind); // every kind measured
+        }
+        return figures;
+    }
+
+    /** What one example measured. */
+    private static final class AppFigures {
+        final double[] plain;
+        final double[] instrumented;
+        final double[] checkpointed;
+        final double[] read;
+        final double[] position;
+        final List<Double> protocolMs = new ArrayList<>();
+        final List<Double> snapshotMs = new ArrayList<>();
+        final List<Double> writeMs = new ArrayList<>();
+        final List<Double> fileBytes = new ArrayList<>();
+        /** Over all checkpoints of all measured runs. */
+        long bytesHome;
+        long naiveBytes;
+        int checkpoints;
+        int runs;
+        double trackingPct;
+
+        AppFigures(int repetitions) {
+            plain = new double[repetitions];
+            instrumented = new double[repetitions];
+            checkpointed = new double[repetitions];
+            read = new double[repetitions];
+            position = new double[repetitions];
+        }
+
+        void put(Map<String, Object> figures, String name) {
+            String p = name + "_"; // the example's name as the command line takes it: shallow-water_...
+            double plainS = Medians.median(plain);
+            double instrumentedS = Medians.median(instrumented);
+            double checkpointedS = Medians.median(checkpointed);
+            trackingPct = (instrumentedS - plainS) / plainS * 100;
+            figures.put(p + "plain_s", plainS);
+            figures.put(p + "instrumented_s", instrumentedS);
+            figures.put(p + "tracking_overhead_pct", trackingPct);
+            figures.put(p + "checkpointed_s", checkpointedS);
+            figures.put(p + "checkpoint_overhead_pct", (checkpointedS - plainS) / plainS * 100);
+            figures.put(p + "checkpoints", checkpoints / Math.max(1, runs));
+            figures.put(p + "protocol_ms", median(protocolMs));
+            figures.put(p + "snapshot_ms", median(snapshotMs));
+            figures.put(p + "write_ms", median(writeMs));
+            figures.put(p + "checkpoint_file_bytes", median(fileBytes));
+            figures.put(p + "protocol_bytes", bytesHome / Math.max(1, checkpoints));
+            figures.put(p + "naive_bytes", naiveBytes / Math.max(1, checkpoints));
+            figures.put(p + "protocol_bytes_over_naive", naiveBytes == 0 ? 0.0 : (double) bytesHome / naiveBytes);
+            figures.put(p + "restart_read_s", Medians.median(read));
+            figures.put(p + "restart_position_s", Medians.median(position));
+        }
+
+        private static double median(List<Double> values) {
+            return values.isEmpty() ? 0.0 : Medians.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+    }
+
+    private static AppFigures measure(String name, DeviceKind kind, int devices, String size, int repetitions, Path dir, PrintStream err) {
+        AppFigures f = new AppFigures(repetitions);
+        for (int r = -1; r < repetitions; r++) { // r = -1: the warm-up
+            double plain = plain(name, kind, devices, size);
+            double instrumented = checkpointed(name, kind, devices, size, fresh(dir.resolve("instrumented")), false, null);
+            AppFigures sink = r < 0 ? new AppFigures(1) : f;
+            Path folder = fresh(dir.resolve("checkpointed"));
+            double checkpointed = checkpointed(name, kind, devices, size, folder, true, sink);
+            double[] restart = restart(name, kind, devices, size, folder);
+            if (r >= 0) {
+                f.plain[r] = plain;
+                f.instrumented[r] = instrumented;
+                f.checkpointed[r] = checkpointed;
+                f.read[r] = restart[0];
+                f.position[r] = restart[1];
+                err.printf(Locale.ROOT, "bench devices: %s repetition %d: plain %.3f s, instrumented %.3f s, checkpointed %.3f s,"
+                        + " restart read %.3f s + positioning %.3f s%n", name, r + 1, plain, instrumented, checkpointed, restart[0], restart[1]);
+            }
+        }
+        return f;
+    }
+
+    /** The example with devices and tracked arrays only: no engine, no session. Returns seconds of the loop and the final read. */
+    private static double plain(String name, DeviceKind kind, int count, String size) {
+        DeviceApp app = DeviceApp.named(name, size);
+        try (DeviceSet devices = DeviceSet.open(kind, count)) {
+            app.allocate(count);
+            app.distribute(count);
+            long start = System.nanoTime();
+            for (long i = 0; i < app.iterations(); i++) {
+                app.iterate(v -> devices.get(v % count), i);
+            }
+            app.digest(new ResultDigest());
+            return (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    /**
+     * The example instrumented as {@code DeviceRank} runs it; with {@code checkpoints} false its checkpoint calls never
+     * fire. Times the registration, the loop, the last write and the final read; fills {@code into} with the
+     * checkpoints' costs.
+     */
+    private static double checkpointed(String name, DeviceKind kind, int count, String size, Path folder, boolean checkpoints,
+            AppFigures into) {
+        DeviceApp app = DeviceApp.named(name, size);
+        List<long[]> written = new ArrayList<>();
+        EngineListener listener = new EngineListener() {
+            @Override
+            public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                synchronized (written) {
+                    written.add(new long[] {sinceStart.toNanos(), bytesWritten});
+                }
+            }
+        };
+        try (DeviceSet devices = DeviceSet.open(kind, count);
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(folder), listener)) {
+            long start = System.nanoTime();
+            DeviceSession session = DeviceSession.open(engine, devices);
+            LongCell iteration = new LongCell(0);
+            app.setUp(session, iteration);
+            app.distribute(session.virtualDevices());
+            CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
+            List<CheckpointReport> reports = new ArrayList<>();
+            while (iteration.get() < app.iterations()) {
+                app.iterate(session::device, iteration.get());
+                iteration.set(iteration.get() + 1);
+                session.checkpointIfDue(iteration.get(), policy).ifPresent(reports::add);
+            }
+            engine.awaitDurable();
+            app.digest(new ResultDigest());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (into != null) {
+                into.checkpoints += reports.size();
+                into.runs++;
+                for (CheckpointReport r : reports) {
+                    into.protocolMs.add(r.protocol().toNanos() / 1e6);
+                    into.snapshotMs.add(r.snapshot().toNanos() / 1e6);
+                    into.bytesHome += r.bytesHome();
+                    into.naiveBytes += r.naiveBytes();
+                }
+                synchronized (written) {
+                    for (long[] w : written) {
+                        into.writeMs.add(w[0] / 1e6);
+                        into.fileBytes.add((double) w[1]);
+                    }
+                }
+            }
+            return seconds;
+        }
+    }
+
+    /** A restart from {@code folder}: {seconds reading the line, seconds positioning (setup re-executed, re-split)}. */
+    private static double[] restart(String name, DeviceKind kind, int count, String size, Path folder) {
+        DeviceApp app = DeviceApp.named(name, size);
+        long start = System.nanoTime();
+        try (DeviceSet devices = DeviceSet.open(kind, count);
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(folder))) {
+            DeviceSession session = DeviceSession.open(engine, devices);
+            LongCell iteration = new LongCell(0);
+            engine.protect("settings", Scope.SETTINGS, app.settings());
+            engine.protect("iteration", Scope.GLOBAL, iteration);
+            long beforeDistribution = System.nanoTime();
+            int virtual = app.distribution(session); // a pseudo-malleable app reads its saved number of devices: reading
+            long afterDistribution = System.nanoTime();
+            app.allocate(virtual);
+            app.register(session);
+            long beforeRead = System.nanoTime();
+            session.restore().orElseThrow(() -> new IllegalStateException("the checkpointed run left no line in " + folder));
+            long afterRead = System.nanoTime();
+            app.distribute(session.virtualDevices());
+            long end = System.nanoTime();
+            long reading = (afterRead - beforeRead) + (afterDistribution - beforeDistribution);
+            return new double[] {reading / 1e9, (end - start - reading) / 1e9};
+        }
+    }
+
+    /** transfer_over_raw: our tracked device-to-host read against a raw read of the same bytes, interleaved. */
+    private static void transfer(Map<String, Object> figures, int repetitions, PrintStream err) {
+        boolean openCl = DeviceSet.openClUnavailableReason().isEmpty();
+        DeviceKind kind = openCl ? DeviceKind.OPENCL : DeviceKind.JAVA;
+        double[] ours = new double[repetitions];
+        double[] raw = new double[repetitions];
+        long bytes = (long) TRANSFER_FLOATS * Float.BYTES;
+        try (DeviceSet devices = DeviceSet.open(kind, 1); RawOpenClRead reference = openCl ? new RawOpenClRead(TRANSFER_FLOATS) : null) {
+            Device device = devices.get(0);
+            DeviceArray<float[]> array = DeviceArray.of("transfer", new float[TRANSFER_FLOATS]);
+            float[] copy = new float[TRANSFER_FLOATS];
+            for (int r = -1; r < repetitions; r++) {
+                device.launch(FILL, TRANSFER_FLOATS, Arg.write(array));
+                device.finish();
+                long start = System.nanoTime();
+                array.host(Intent.READ);
+                long ourNanos = System.nanoTime() - start;
+                long rawNanos;
+                if (reference != null) {
+                    rawNanos = reference.read();
+                } else {
+                    float[] source = array.host(Intent.READ);
+                    long s = System.nanoTime();
+                    System.arraycopy(source, 0, copy, 0, source.length);
+                    rawNanos = System.nanoTime() - s;
+                }
+                if (r >= 0) {
+                    ours[r] = ourNanos / 1e9;
+                    raw[r] = rawNanos / 1e9;
+                }
+            }
+        }
+        double oursS = Medians.median(ours);
+        double rawS = Medians.median(raw);
+        err.printf(Locale.ROOT, "bench devices: transfer of %d MiB to the host on %s: tracked %.2f GB/s, raw %s %.2f GB/s%n", bytes >> 20,
+                kind.name().toLowerCase(Locale.ROOT), bytes / oursS / 1e9, openCl ? "clEnqueueReadBuffer" : "System.arraycopy", bytes / rawS / 1e9);
+        figures.put("transfer_device", kind.name().toLowerCase(Locale.ROOT));
+        figures.put("transfer_bytes", bytes);
+        figures.put("transfer_gbps", bytes / oursS / 1e9);
+        figures.put("raw_transfer_gbps", bytes / rawS / 1e9);
+        figures.put("transfer_over_raw", rawS / oursS);
+        figures.put("transfer_target_met", rawS / oursS >= 0.9);
+    }
+
+    private static Path fresh(Path dir) {
+        try {
+            if (Files.exists(dir)) {
+                try (Stream<Path> s = Files.walk(dir)) {
+                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare " + dir, e);
+        }
+    }
+}

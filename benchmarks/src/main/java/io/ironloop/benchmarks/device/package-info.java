@@ -1,0 +1,2 @@
+/** The heterogeneous-device benchmark ({@code ironloop bench devices}): the paper's Table 5 split per example. */
+package io.ironloop.benchmarks.device;

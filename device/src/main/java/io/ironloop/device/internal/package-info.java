@@ -1,0 +1,2 @@
+/** Device back ends (pure Java, OpenCL through JOCL) and element-type helpers; not exported. */
+package io.ironloop.device.internal;
