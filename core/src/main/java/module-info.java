@@ -7,4 +7,6 @@ module io.ironloop.core {
 
     exports io.ironloop.core;
     exports io.ironloop.core.level;
+
+    uses io.ironloop.core.level.RemoteLevels.Provider;
 }

@@ -3,6 +3,7 @@ package io.ironloop.core;
 import io.ironloop.core.internal.DirectoryStore;
 import io.ironloop.core.internal.MemoryStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
@@ -69,6 +70,29 @@ public interface Store extends AutoCloseable {
      */
     default PendingFile createUncached(String name) throws IOException {
         return create(name);
+    }
+
+    /**
+     * Copies the published file {@code name} of {@code source} into this store under the same name and returns once it
+     * is published here (durably, like {@link PendingFile#publish()}). How a remote level takes a copy of a line's
+     * file: a store that can resume a copy interrupted by a crash (an object store's multipart upload) overrides
+     * it; by default the bytes go through {@link #create(String)} and {@link PendingFile#publish()}.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if {@code name} is already published here
+     * @throws java.nio.file.NoSuchFileException if {@code source} has no such file
+     */
+    default void copyFrom(Store source, String name) throws IOException {
+        try (SeekableByteChannel in = source.openRead(name); PendingFile out = create(name)) {
+            ByteBuffer b = ByteBuffer.allocate(1 << 20);
+            while (in.read(b) >= 0) {
+                b.flip();
+                while (b.hasRemaining()) {
+                    out.channel().write(b);
+                }
+                b.clear();
+            }
+            out.publish();
+        }
     }
 
     /** Removes a published file (durably). */

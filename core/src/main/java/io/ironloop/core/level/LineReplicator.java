@@ -1,0 +1,219 @@
+package io.ironloop.core.level;
+
+import io.ironloop.core.EngineListener;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.internal.LineCatalog;
+import io.ironloop.core.internal.Retention;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps copies of the committed lines of a local store on {@link RemoteLevel}s, asynchronously: when the engine
+ * reports a line durable ({@link #listening}), each level's own background thread copies it (see
+ * {@link LineFiles}: referenced files, data file, then the commit record) and applies the level's retention.
+ * The application never waits for a remote level; a level that fails is logged and reported, and the next
+ * line tries again. {@link #catchUp} copies what a previous process committed locally but did not finish
+ * copying (an upload interrupted by a crash is resumed where the level's store can, see
+ * {@link Store#copyFrom}).
+ *
+ * <p>Threading: thread-safe; each level is written by one thread, in the order lines were submitted.
+ * {@link #close()} waits for the copies already submitted.
+ */
+public final class LineReplicator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LineReplicator.class);
+
+    /** Observes the copies; called on the levels' threads; must be fast and never throw. */
+    public interface Listener {
+        /** A listener that ignores everything. */
+        Listener NONE = new Listener() {
+        };
+
+        /** {@code line} is committed on {@code level}. */
+        default void copied(String level, LineInfo line, Duration took, long bytes) {
+        }
+
+        /** {@code line} could not be copied to {@code level}; the level keeps its earlier lines. */
+        default void copyFailed(String level, LineInfo line, Throwable cause) {
+        }
+    }
+
+    private final Store local;
+    private final List<RemoteLevel> levels;
+    private final List<ExecutorService> threads = new ArrayList<>();
+    private final Listener listener;
+
+    /**
+     * @param local the store the engines write
+     * @param levels the remote levels, nearest first
+     * @param listener told of every copy
+     */
+    public LineReplicator(Store local, List<RemoteLevel> levels, Listener listener) {
+        this.local = Objects.requireNonNull(local, "local");
+        this.levels = List.copyOf(levels);
+        this.listener = Objects.requireNonNull(listener, "listener");
+        for (RemoteLevel l : this.levels) {
+            threads.add(Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "ironloop-level-" + l.name());
+                t.setDaemon(true);
+                return t;
+            }));
+        }
+    }
+
+    /** The levels, nearest first. */
+    public List<RemoteLevel> levels() {
+        return levels;
+    }
+
+    /** An engine listener that passes everything to {@code next} and submits every durable line for copying. */
+    public EngineListener listening(EngineListener next) {
+        Objects.requireNonNull(next, "next");
+        return new EngineListener() {
+            @Override
+            public void checkpointStarted(String series, long iteration) {
+                next.checkpointStarted(series, iteration);
+            }
+
+            @Override
+            public void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
+                next.checkpointSnapshotted(series, iteration, blocking, stagedBytes);
+            }
+
+            @Override
+            public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                next.checkpointDurable(line, sinceStart, bytesWritten);
+                submit(line);
+            }
+
+            @Override
+            public void checkpointFailed(String series, long iteration, Throwable cause) {
+                next.checkpointFailed(series, iteration, cause);
+            }
+
+            @Override
+            public void restoreStarted(String series) {
+                next.restoreStarted(series);
+            }
+
+            @Override
+            public void restoreFinished(String series, LineInfo line, Duration took) {
+                next.restoreFinished(series, line, took);
+            }
+
+            @Override
+            public void restoreFellBack(LineInfo line, Throwable cause) {
+                next.restoreFellBack(line, cause);
+            }
+
+            @Override
+            public void restoreSkippedRecord(String commitFile, Throwable cause) {
+                next.restoreSkippedRecord(commitFile, cause);
+            }
+
+            @Override
+            public void restoreFailed(String series, Throwable cause) {
+                next.restoreFailed(series, cause);
+            }
+        };
+    }
+
+    /** Queues {@code line} (committed in the local store) for copying to every level. */
+    public void submit(LineInfo line) {
+        for (int i = 0; i < levels.size(); i++) {
+            RemoteLevel level = levels.get(i);
+            threads.get(i).execute(() -> copy(level, line));
+        }
+    }
+
+    /**
+     * Queues, for every level, the newest {@link RemoteLevel#retainLines()} committed local lines of {@code series}
+     * that the level does not hold yet: what a process killed while copying left unfinished.
+     */
+    public void catchUp(String series) throws IOException {
+        List<LineInfo> lines = LineCatalog.committed(local, series, (name, e) -> { });
+        for (int i = 0; i < levels.size(); i++) {
+            RemoteLevel level = levels.get(i);
+            List<LineInfo> newest = lines.subList(Math.max(0, lines.size() - level.retainLines()), lines.size());
+            for (LineInfo line : newest) {
+                threads.get(i).execute(() -> copy(level, line));
+            }
+        }
+    }
+
+    private void copy(RemoteLevel level, LineInfo line) {
+        long start = System.nanoTime();
+        try {
+            long bytes = LineFiles.copy(line, local, level.store());
+            if (bytes == 0) {
+                return; // the level already held it
+            }
+            new Retention().apply(level.store(), line.series(), line.settingsFingerprint(), level.retainLines());
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            LOG.debug("line {} of {} (iteration {}) committed on level '{}' in {} ms", line.sequence(), line.series(),
+                    line.iteration(), level.name(), took.toMillis());
+            listener.copied(level.name(), line, took, bytes);
+        } catch (NoSuchFileException e) {
+            LOG.warn("line {} of {} was not copied to level '{}': the local store no longer holds {} (removed by retention before"
+                    + " the level caught up: the level is slower than the checkpoints)", line.sequence(), line.series(), level.name(),
+                    e.getFile());
+            listener.copyFailed(level.name(), line, e);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("line {} of {} was not copied to level '{}' ({}): {}; the level keeps its earlier lines, the next line tries"
+                    + " again", line.sequence(), line.series(), level.name(), level.store().location(), e.toString());
+            listener.copyFailed(level.name(), line, e);
+        }
+    }
+
+    /**
+     * Waits until every copy submitted so far has ended (committed or failed), at most {@code timeout}.
+     *
+     * @return whether they all ended in time
+     */
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Future<?>> marks = new ArrayList<>();
+        for (ExecutorService t : threads) {
+            marks.add(t.submit(() -> { }));
+        }
+        for (Future<?> f : marks) {
+            try {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("an empty task failed", e);
+            } catch (java.util.concurrent.TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits for the copies already submitted, then closes the levels. */
+    @Override
+    public void close() {
+        for (ExecutorService t : threads) {
+            t.shutdown();
+        }
+        try {
+            for (int i = 0; i < threads.size(); i++) {
+                if (!threads.get(i).awaitTermination(10, TimeUnit.MINUTES)) {
+                    LOG.warn("level '{}' did not finish its copies within 10 minutes; leaving them", levels.get(i).name());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            levels.forEach(RemoteLevel::close);
+        }
+    }
+}
