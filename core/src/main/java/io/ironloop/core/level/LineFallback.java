@@ -4,7 +4,6 @@ import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.internal.LineCatalog;
-import io.ironloop.core.internal.StoreVerifier;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,20 +90,27 @@ public final class LineFallback {
 
     /** Copies one line and verifies it locally; returns null when it is intact, else why (and removes its commit record). */
     private static String fetchOne(Store local, RemoteLevel level, LineInfo line) throws IOException {
-        String commit = LineCatalog.commitFile(line.series(), line.sequence());
         try {
             LineFiles.copy(line, level.store(), local);
         } catch (IOException | RuntimeException e) {
-            if (local.listFiles(line.series()).contains(commit)) {
-                local.delete(commit);
-            }
+            forget(local, line);
             return line.dataFile() + ": " + e.getMessage();
         }
-        StoreCatalog.VerifyReport report = new StoreVerifier(local).verifyLine(line.series(), line.sequence());
+        StoreCatalog.VerifyReport report = StoreCatalog.of(local).verifyLine(line.series(), line.sequence());
         if (!report.problems().isEmpty()) {
-            local.delete(commit); // the line stops being restorable here; the data file is removed by retention
+            forget(local, line);
             return line.dataFile() + ": " + report.problems().get(0).message();
         }
         return null;
+    }
+
+    /** Removes what a failed fetch of {@code line} left: its commit record first (it stops being restorable), then its data file. */
+    private static void forget(Store local, LineInfo line) throws IOException {
+        List<String> present = local.listFiles(line.series());
+        for (String f : List.of(LineCatalog.commitFile(line.series(), line.sequence()), line.dataFile())) {
+            if (present.contains(f)) {
+                local.delete(f);
+            }
+        }
     }
 }

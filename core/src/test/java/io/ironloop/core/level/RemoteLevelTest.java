@@ -1,0 +1,168 @@
+package io.ironloop.core.level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.EngineListener;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import io.ironloop.format.Scope;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link LineReplicator} and {@link LineFallback} over shared directories: real files, real fsync. */
+class RemoteLevelTest {
+    private static final String SERIES = "rank-00000";
+
+    @TempDir
+    Path dir;
+
+    private final double[] state = new double[20_000];
+
+    private EngineConfig config() {
+        return EngineConfig.builder().chunkSize(4096).series(SERIES).retainLines(2).build();
+    }
+
+    /** Writes lines at iterations 1..n through an engine whose durable lines go to the replicator; returns the last state. */
+    private double[] writeLines(Store local, LineReplicator replicator, int n) throws InterruptedException {
+        try (CheckpointEngine engine = CheckpointEngine.open(config(), local, replicator.listening(EngineListener.NONE))) {
+            engine.protect("state", Scope.GLOBAL, state);
+            Random rnd = new Random(7);
+            for (int it = 1; it <= n; it++) {
+                for (int k = 0; k < state.length; k++) {
+                    state[k] = rnd.nextDouble() + it;
+                }
+                engine.checkpoint(it);
+                engine.awaitDurable();
+            }
+        }
+        assertThat(replicator.awaitIdle(Duration.ofSeconds(30))).isTrue();
+        return state.clone();
+    }
+
+    private static long restoredIteration(Store local, double[] into) {
+        try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series(SERIES).build(), local)) {
+            engine.protect("state", Scope.GLOBAL, into);
+            return engine.restore().orElseThrow().iteration();
+        }
+    }
+
+    @Test
+    void replicator_linesCommittedLocally_areCommittedOnEveryLevelWithItsOwnRetention() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        List<String> copied = new ArrayList<>();
+        try (LineReplicator r = new LineReplicator(local, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 1),
+                new RemoteLevel("archive", Store.directory(dir.resolve("archive")), 3)), new LineReplicator.Listener() {
+                    @Override
+                    public synchronized void copied(String level, LineInfo line, Duration took, long bytes) {
+                        copied.add(level + ":" + line.iteration());
+                    }
+                })) {
+            writeLines(local, r, 4);
+        }
+        assertThat(copied).containsExactlyInAnyOrder("shared:1", "shared:2", "shared:3", "shared:4", "archive:1", "archive:2",
+                "archive:3", "archive:4");
+        StoreCatalog shared = StoreCatalog.of(Store.directory(dir.resolve("shared")));
+        StoreCatalog archive = StoreCatalog.of(Store.directory(dir.resolve("archive")));
+        assertThat(shared.lines(SERIES)).extracting(LineInfo::iteration).containsExactly(4L);
+        assertThat(archive.lines(SERIES)).extracting(LineInfo::iteration).containsExactly(2L, 3L, 4L);
+        assertThat(shared.verifyStore().problems()).isEmpty();
+        assertThat(archive.verifyStore().problems()).isEmpty();
+    }
+
+    @Test
+    void fetchMissing_emptyLocalStore_bringsBackTheLinesAndTheEngineRestoresBitForBit() throws Exception {
+        Store first = Store.directory(dir.resolve("first-machine"));
+        double[] last;
+        try (LineReplicator r = new LineReplicator(first, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 2)),
+                LineReplicator.Listener.NONE)) {
+            last = writeLines(first, r, 3);
+        }
+        Store fresh = Store.directory(dir.resolve("fresh-machine"));
+        LineFallback.Fetched f = LineFallback.fetchMissing(fresh, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 2)), SERIES);
+
+        assertThat(f.level()).isEqualTo("shared");
+        assertThat(f.lines()).extracting(LineInfo::iteration).containsExactly(2L, 3L);
+        double[] restored = new double[state.length];
+        assertThat(restoredIteration(fresh, restored)).isEqualTo(3);
+        assertThat(restored).isEqualTo(last);
+    }
+
+    @Test
+    void fetchMissing_nearestLevelEmptyAndNextDamaged_fallsBackLevelByLevelNamingWhy() throws Exception {
+        Store first = Store.directory(dir.resolve("first-machine"));
+        try (LineReplicator r = new LineReplicator(first, List.of(RemoteLevel.sharedDirectory(dir.resolve("good"), 2),
+                new RemoteLevel("damaged", Store.directory(dir.resolve("damaged")), 2)), LineReplicator.Listener.NONE)) {
+            writeLines(first, r, 2);
+        }
+        // every line of the second level gets a flipped byte in the middle of its data file (a seeded position)
+        Random rnd = new Random(11);
+        try (var files = Files.list(dir.resolve("damaged").resolve(SERIES))) {
+            for (Path p : files.filter(p -> p.toString().endsWith(".ilc")).toList()) {
+                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    long at = ch.size() / 4 + rnd.nextInt((int) (ch.size() / 2));
+                    ByteBuffer b = ByteBuffer.allocate(1);
+                    ch.read(b, at);
+                    b.put(0, (byte) (b.get(0) ^ 0x5a)).rewind();
+                    ch.write(b, at);
+                }
+            }
+        }
+        List<RemoteLevel> levels = List.of(new RemoteLevel("empty", Store.directory(dir.resolve("empty")), 2),
+                new RemoteLevel("damaged", Store.directory(dir.resolve("damaged")), 2), RemoteLevel.sharedDirectory(dir.resolve("good"), 2));
+        Store fresh = Store.directory(dir.resolve("fresh-machine"));
+
+        LineFallback.Fetched f = LineFallback.fetchMissing(fresh, levels, SERIES);
+
+        assertThat(f.level()).isEqualTo("shared");
+        assertThat(f.skipped()).hasSize(2);
+        assertThat(f.skipped().get(0)).startsWith("empty: no line newer");
+        assertThat(f.skipped().get(1)).startsWith("damaged: damaged").contains("line-000000000001.ilc", "line-000000000002.ilc");
+        assertThat(StoreCatalog.of(fresh).lines(SERIES)).extracting(LineInfo::iteration).containsExactly(1L, 2L);
+        assertThat(StoreCatalog.of(fresh).verifyStore().problems()).isEmpty();
+    }
+
+    @Test
+    void fetchMissing_dataWithoutCommitRecordOnTheLevel_isNeverBroughtBack() throws IOException, InterruptedException {
+        Store first = Store.directory(dir.resolve("first-machine"));
+        try (LineReplicator r = new LineReplicator(first, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 2)),
+                LineReplicator.Listener.NONE)) {
+            writeLines(first, r, 2);
+        }
+        // a copy interrupted between the data file and the commit record of line 2
+        Files.delete(dir.resolve("shared").resolve(SERIES).resolve("line-000000000002.commit"));
+        Store fresh = Store.directory(dir.resolve("fresh-machine"));
+
+        LineFallback.Fetched f = LineFallback.fetchMissing(fresh, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 2)), SERIES);
+
+        assertThat(f.lines()).extracting(LineInfo::iteration).containsExactly(1L);
+        assertThat(restoredIteration(fresh, new double[state.length])).isEqualTo(1);
+    }
+
+    @Test
+    void catchUp_linesCommittedLocallyButNotCopied_areCopiedByTheNextProcess() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        try (LineReplicator none = new LineReplicator(local, List.of(), LineReplicator.Listener.NONE)) {
+            writeLines(local, none, 3); // as if the process died before its copies
+        }
+        try (LineReplicator r = new LineReplicator(local, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 2)),
+                LineReplicator.Listener.NONE)) {
+            r.catchUp(SERIES);
+            assertThat(r.awaitIdle(Duration.ofSeconds(30))).isTrue();
+        }
+        assertThat(StoreCatalog.of(Store.directory(dir.resolve("shared"))).lines(SERIES)).extracting(LineInfo::iteration)
+                .containsExactly(2L, 3L);
+    }
+}
