@@ -6,6 +6,7 @@ module io.ironloop.objectstore {
     requires org.slf4j;
     requires software.amazon.awssdk.services.s3;
     requires software.amazon.awssdk.core;
+    requires software.amazon.awssdk.awscore;
     requires software.amazon.awssdk.auth;
     requires software.amazon.awssdk.regions;
     requires software.amazon.awssdk.http.urlconnection;

@@ -407,6 +407,8 @@ public final class S3Store implements Store {
     }
 
     private IOException io(String what, String name, SdkException e) {
-        return new IOException("cannot " + what + " " + name + " in " + where + ": " + e.getMessage(), e);
+        String code = e instanceof S3Exception s && s.awsErrorDetails() != null ? " [" + s.awsErrorDetails().errorCode() + ": "
+                + s.awsErrorDetails().errorMessage() + "]" : "";
+        return new IOException("cannot " + what + " " + name + " in " + where + ": " + e.getMessage() + code, e);
     }
 }

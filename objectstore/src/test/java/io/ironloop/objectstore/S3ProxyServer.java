@@ -30,7 +30,7 @@ final class S3ProxyServer implements AutoCloseable {
     private final S3Proxy proxy;
 
     S3ProxyServer() throws Exception {
-        context = ContextBuilder.newBuilder("transient-nio2").credentials("identity", "credential").overrides(new Properties())
+        context = ContextBuilder.newBuilder("transient").credentials("identity", "credential").overrides(new Properties())
                 .build(BlobStoreContext.class);
         proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();

@@ -19,8 +19,10 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
+import io.ironloop.core.EngineListener;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.LineReplicator;
 import io.ironloop.format.Scope;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupListener;
@@ -36,6 +38,7 @@ import io.ironloop.runtime.internal.state.GlobalState;
 import io.ironloop.runtime.internal.state.JobCompletion;
 import io.ironloop.runtime.internal.state.LocalState;
 import io.ironloop.runtime.internal.state.RankInputs;
+import io.ironloop.runtime.internal.state.RemoteCopies;
 import io.ironloop.runtime.internal.trigger.TriggerReactions;
 import io.ironloop.runtime.recovery.RestartRecovery;
 import io.ironloop.runtime.trigger.PreemptionNoticeSource;
@@ -155,6 +158,7 @@ public final class IronloopBuilder {
         subscribers.forEach(events::subscribe);
         events.subscribe(new LauncherEvents(link, group::rank));
         Store store = null;
+        LineReplicator replicator = null;
         CheckpointEngine globalEngine = null;
         CheckpointEngine localEngine = null;
         try {
@@ -163,14 +167,20 @@ public final class IronloopBuilder {
             Function<String, EngineConfig> configOf = series -> EngineConfig.from(p).jobId(group.jobId())
                     .rank(group.rank(), group.size()).series(series).build();
             Optional<String> globalSeries = GlobalState.seriesOf(group.rank(), group.size());
+            List<String> ownSeries = new ArrayList<>();
+            globalSeries.ifPresent(ownSeries::add);
+            ownSeries.add(StoreCatalog.rankSeries(group.rank()));
+            replicator = RemoteCopies.open(p, store, ownSeries, engineEvents.remoteLevels());
+            EngineListener engineListener = replicator.listening(engineEvents);
             if (globalSeries.isPresent()) {
-                globalEngine = CheckpointEngine.open(configOf.apply(globalSeries.get()), store, engineEvents);
+                globalEngine = CheckpointEngine.open(configOf.apply(globalSeries.get()), store, engineListener);
                 globalEngine.protect(Ironloop.SETTINGS_ENTRY, Scope.SETTINGS, settingsBytes);
             }
             int localRetain = p.get(RuntimeKeys.CHECKPOINTING_LOCAL_RECENT) ? 2 : Math.toIntExact(p.get(EngineKeys.RETAIN_LINES));
             localEngine = CheckpointEngine.open(EngineConfig.from(p).jobId(group.jobId()).rank(group.rank(), group.size())
-                    .series(StoreCatalog.rankSeries(group.rank())).retainLines(localRetain).build(), store, engineEvents);
+                    .series(StoreCatalog.rankSeries(group.rank())).retainLines(localRetain).build(), store, engineListener);
             localEngine.protect(Ironloop.SETTINGS_ENTRY, Scope.SETTINGS, settingsBytes);
+            RemoteCopies.catchUp(replicator, ownSeries);
             GlobalState global = new GlobalState(globalEngine, FrequencyGates.global(p, clock), clock, signals || notices);
             LocalState local = new LocalState(localEngine, FrequencyGates.local(p, clock), clock);
             reacting[0] = new TriggerReactions(group, local, global, events);
@@ -184,14 +194,15 @@ public final class IronloopBuilder {
             Triggers triggers = signals || notices ? Triggers.start(TriggerOptions.from(p), reacting[0], triggerListener) : null;
             LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}, triggers: signals {}, notices {}", group.rank(),
                     group.size(), group.jobId(), folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), signals, notices);
-            return new Ironloop(new RuntimeParts(p, group, folder, store, link, events, global, local, reacting[0], recovery,
-                    completionRecord, completion, triggers));
+            return new Ironloop(new RuntimeParts(p, group, folder, store, replicator, link, events, global, local, reacting[0],
+                    recovery, completionRecord, completion, triggers));
         } catch (RuntimeException e) {
             if (reacting[0] != null) {
                 reacting[0].abandon();
             }
             RuntimeParts.closeQuietly(localEngine);
             RuntimeParts.closeQuietly(globalEngine);
+            RuntimeParts.closeQuietly(replicator);
             RuntimeParts.closeQuietly(store);
             group.close();
             throw e;

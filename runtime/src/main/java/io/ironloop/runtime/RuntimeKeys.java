@@ -6,6 +6,7 @@ import java.util.List;
 import io.ironloop.config.ParameterKey;
 import io.ironloop.config.ParameterTable;
 import io.ironloop.core.EngineKeys;
+import io.ironloop.core.level.LevelKeys;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.runtime.tasks.TaskKeys;
 import io.ironloop.runtime.tasks.WorkloadScheduler;
@@ -56,8 +57,8 @@ public final class RuntimeKeys {
     public static final List<ParameterKey<?>> ALL = List.of(CHECKPOINTING_GLOBAL_ITERATION, CHECKPOINTING_TIME_GLOBAL,
             CHECKPOINTING_TIME_LOCAL, CHECKPOINTING_TIME_DIFF_LOCAL, CHECKPOINTING_LOCAL_RECENT, WORKLOAD_SCHEDULER, FRESH);
 
-    /** The table of every key a rank reads: engine, group, triggers and runtime, in documentation order. */
-    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, ALL, GroupKeys.ALL, TriggerKeys.ALL,
+    /** The table of every key a rank reads: engine, remote levels, runtime, group, triggers and blocks, in documentation order. */
+    public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, LevelKeys.ALL, ALL, GroupKeys.ALL, TriggerKeys.ALL,
             io.ironloop.runtime.blocks.BlockKeys.ALL);
 
     private RuntimeKeys() {

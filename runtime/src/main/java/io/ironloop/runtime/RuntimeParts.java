@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ironloop.config.Parameters;
 import io.ironloop.core.Store;
+import io.ironloop.core.level.LineReplicator;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.RuntimeEvents;
@@ -22,16 +23,18 @@ import io.ironloop.runtime.trigger.Triggers;
  * The collaborators {@link IronloopBuilder} assembled for one runtime, each with one job, and the order in
  * which they are taken down.
  *
+ * @param replicator the copies of committed lines to the remote levels (none configured: a replicator without levels)
  * @param triggers the signal and notice triggers, or null when none is configured
  */
-record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LauncherLink launcher,
+record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LineReplicator replicator, LauncherLink launcher,
         RuntimeEvents events, GlobalState global, LocalState local, TriggerReactions reactions, RestartRecovery recovery,
         JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers) {
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
 
     /**
      * Stops the reactions (waiting for a failure-triggered save) and the triggers, then closes the engines
-     * (waiting for saves in flight), the store and the group, each even if an earlier step failed.
+     * (waiting for saves in flight), the remote levels (waiting for the copies in flight), the store and the group,
+     * each even if an earlier step failed.
      */
     void close() {
         try {
@@ -42,6 +45,7 @@ record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Stor
         } finally {
             closeQuietly(local::closeEngine);
             closeQuietly(global::closeEngine);
+            closeQuietly(replicator);
             closeQuietly(store);
             group.close();
         }

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
+import io.ironloop.core.level.LineReplicator;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvent.StateKind;
 import io.ironloop.runtime.event.RuntimeEvents;
@@ -28,6 +29,16 @@ public final class EngineEvents implements EngineListener {
     public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
         String level = line.series().equals(GlobalState.COPY_SERIES) ? RuntimeEvent.Saved.DISK_COPY : RuntimeEvent.Saved.DISK;
         events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, sinceStart));
+    }
+
+    /** The remote levels' copies as the same events: a line committed on level {@code shared} or {@code s3}. */
+    public LineReplicator.Listener remoteLevels() {
+        return new LineReplicator.Listener() {
+            @Override
+            public void copied(String level, LineInfo line, Duration took, long bytes) {
+                events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, took));
+            }
+        };
     }
 
     private static StateKind kindOf(String series) {
