@@ -73,18 +73,19 @@ public interface Store extends AutoCloseable {
     }
 
     /**
-     * Copies the published file {@code name} of {@code source} into this store under the same name and returns once it
-     * is published here (durably, like {@link PendingFile#publish()}). How a remote level takes a copy of a line's
-     * file: a store that can resume a copy interrupted by a crash (an object store's multipart upload) overrides
+     * Publishes the bytes of {@code source} (from position 0 to its size) as {@code name} and returns once they are
+     * published here (durably, like {@link PendingFile#publish()}). How a remote level takes a copy of a line's file
+     * while the local store may already be removing it: the caller opened the channel first, and an open file stays
+     * readable. A store that can resume a copy interrupted by a crash (an object store's multipart upload) overrides
      * it; by default the bytes go through {@link #create(String)} and {@link PendingFile#publish()}.
      *
      * @throws java.nio.file.FileAlreadyExistsException if {@code name} is already published here
-     * @throws java.nio.file.NoSuchFileException if {@code source} has no such file
      */
-    default void copyFrom(Store source, String name) throws IOException {
-        try (SeekableByteChannel in = source.openRead(name); PendingFile out = create(name)) {
+    default void copyFrom(SeekableByteChannel source, String name) throws IOException {
+        try (PendingFile out = create(name)) {
             ByteBuffer b = ByteBuffer.allocate(1 << 20);
-            while (in.read(b) >= 0) {
+            source.position(0);
+            while (source.read(b) >= 0) {
                 b.flip();
                 while (b.hasRemaining()) {
                     out.channel().write(b);

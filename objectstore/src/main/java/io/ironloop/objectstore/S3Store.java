@@ -219,13 +219,11 @@ public final class S3Store implements Store {
      * same file was interrupted (the parts the server kept are checked against the source and kept).
      */
     @Override
-    public void copyFrom(Store source, String name) throws IOException {
+    public void copyFrom(SeekableByteChannel source, String name) throws IOException {
         if (exists(key(name))) {
             throw new FileAlreadyExistsException(name, null, "a published file is never overwritten");
         }
-        try (SeekableByteChannel in = source.openRead(name)) {
-            upload(name, in, in.size());
-        }
+        upload(name, source, source.size());
     }
 
     private boolean exists(String key) throws IOException {

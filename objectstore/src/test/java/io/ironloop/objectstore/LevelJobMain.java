@@ -22,19 +22,23 @@ import java.util.concurrent.Future;
  * <p>Arguments: {@code iterations pauseMillis KEY=VALUE...} (parameters, such as {@code FT_FOLDER}, {@code S3_URI}).
  */
 public final class LevelJobMain {
-    static final int SIZE = 1 << 20;
+    /** 6 MiB of doubles: two parts of the smallest size S3 allows. */
+    static final int SIZE = 6 << 17;
 
     private LevelJobMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        int iterations = Integer.parseInt(args[0]);
-        long pause = Long.parseLong(args[1]);
         Map<String, String> overrides = new HashMap<>();
         for (int i = 2; i < args.length; i++) {
             int eq = args[i].indexOf('=');
             overrides.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
+        System.out.println("checksum=" + run(Integer.parseInt(args[0]), Long.parseLong(args[1]), overrides));
+    }
+
+    /** Runs the job with these parameters; returns rank 0's checksum. */
+    static long run(int iterations, long pause, Map<String, String> overrides) throws Exception {
         Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), overrides);
         int ranks = 2;
         ExecutorService pool = Executors.newFixedThreadPool(ranks);
@@ -49,9 +53,8 @@ public final class LevelJobMain {
                     }
                 }));
             }
-            long checksum = results.get(0).get();
             results.get(1).get();
-            System.out.println("checksum=" + checksum);
+            return results.get(0).get();
         } finally {
             pool.shutdownNow();
         }

@@ -26,10 +26,31 @@ final class S3ProxyServer implements AutoCloseable {
     static final String SECRET_KEY = "ironloop-test-secret";
     static final String BUCKET = "ironloop";
 
+    private static S3ProxyServer shared;
+
     private final BlobStoreContext context;
     private final S3Proxy proxy;
 
-    S3ProxyServer() throws Exception {
+    /**
+     * The server every test class of this JVM shares (S3Proxy takes seconds to start); stopped when the JVM exits.
+     * Tests keep apart by key prefix.
+     */
+    static synchronized S3ProxyServer shared() throws Exception {
+        if (shared == null) {
+            S3ProxyServer s = new S3ProxyServer();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    s.close();
+                } catch (Exception e) {
+                    System.err.println("stopping S3Proxy: " + e);
+                }
+            }));
+            shared = s;
+        }
+        return shared;
+    }
+
+    private S3ProxyServer() throws Exception {
         context = ContextBuilder.newBuilder("transient").credentials("identity", "credential").overrides(new Properties())
                 .build(BlobStoreContext.class);
         proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create("http://127.0.0.1:0"))

@@ -4,9 +4,11 @@ import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.internal.LineCatalog;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
+import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -20,41 +22,50 @@ final class LineFiles {
     private LineFiles() {
     }
 
-    /** Copies {@code line} from {@code from} to {@code to}; returns the bytes copied (files already there not counted). */
+    /**
+     * Copies {@code line} from {@code from} to {@code to}; returns the bytes copied (files already there not counted).
+     * Every source file is opened before the first byte is copied, so the source's retention removing the line
+     * meanwhile does not stop the copy.
+     *
+     * @throws java.nio.file.NoSuchFileException when the source no longer holds a file of the line
+     */
     static long copy(LineInfo line, Store from, Store to) throws IOException {
         List<String> present = to.listFiles(line.series());
         String commit = LineCatalog.commitFile(line.series(), line.sequence());
         if (present.contains(commit)) {
             return 0;
         }
-        long bytes = 0;
-        List<String> data = new ArrayList<>(new TreeSet<>(line.references()));
-        data.add(line.dataFile());
-        for (String f : data) {
-            if (present.contains(f)) {
-                long want = from.size(f);
-                if (to.size(f) == want) {
-                    continue;
-                }
-                to.delete(f); // an uncommitted leftover of another write: never read, safe to replace
-            }
-            bytes += copyOne(from, to, f);
-        }
-        bytes += copyOne(from, to, commit);
-        return bytes;
-    }
-
-    private static long copyOne(Store from, Store to, String name) throws IOException {
+        List<String> names = new ArrayList<>(new TreeSet<>(line.references()));
+        names.add(line.dataFile());
+        names.add(commit); // last: the line is committed at the target only once everything before it is published there
+        Map<String, SeekableByteChannel> open = new LinkedHashMap<>();
         try {
-            to.copyFrom(from, name);
-        } catch (FileAlreadyExistsException e) {
-            // published by an earlier, interrupted copy between our listing and now: the size check below decides
+            for (String f : names) {
+                open.put(f, from.openRead(f));
+            }
+            long bytes = 0;
+            for (Map.Entry<String, SeekableByteChannel> e : open.entrySet()) {
+                String f = e.getKey();
+                long want = e.getValue().size();
+                if (present.contains(f) && !f.equals(commit)) {
+                    if (to.size(f) == want) {
+                        continue;
+                    }
+                    to.delete(f); // an uncommitted leftover of another write: never read, safe to replace
+                }
+                to.copyFrom(e.getValue(), f);
+                long size = to.size(f);
+                if (size != want) {
+                    throw new IOException("the copy of " + f + " in " + to.location() + " has " + size + " bytes, the original in "
+                            + from.location() + " " + want + ": remove the copy and retry");
+                }
+                bytes += size;
+            }
+            return bytes;
+        } finally {
+            for (SeekableByteChannel ch : open.values()) {
+                ch.close();
+            }
         }
-        long size = to.size(name);
-        if (size != from.size(name)) {
-            throw new IOException("the copy of " + name + " in " + to.location() + " has " + size + " bytes, the original in "
-                    + from.location() + " " + from.size(name) + ": remove the copy and retry");
-        }
-        return size;
     }
 }

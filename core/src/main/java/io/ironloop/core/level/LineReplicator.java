@@ -10,11 +10,15 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * copying (an upload interrupted by a crash is resumed where the level's store can, see
  * {@link Store#copyFrom}).
  *
- * <p>Threading: thread-safe; each level is written by one thread, in the order lines were submitted.
+ * <p>Threading: thread-safe; each level is written by one thread, in the order lines were submitted (a line is
+ * skipped when a newer one of its series was submitted before the level reached it).
  * {@link #close()} waits for the copies already submitted.
  */
 public final class LineReplicator implements AutoCloseable {
@@ -51,6 +56,8 @@ public final class LineReplicator implements AutoCloseable {
     private final Store local;
     private final List<RemoteLevel> levels;
     private final List<ExecutorService> threads = new ArrayList<>();
+    /** Per level: the newest line number submitted for each series; an older line still queued is skipped. */
+    private final List<Map<String, Long>> newest = new ArrayList<>();
     private final Listener listener;
 
     /**
@@ -63,6 +70,7 @@ public final class LineReplicator implements AutoCloseable {
         this.levels = List.copyOf(levels);
         this.listener = Objects.requireNonNull(listener, "listener");
         for (RemoteLevel l : this.levels) {
+            newest.add(new ConcurrentHashMap<>());
             threads.add(Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "ironloop-level-" + l.name());
                 t.setDaemon(true);
@@ -128,30 +136,37 @@ public final class LineReplicator implements AutoCloseable {
         };
     }
 
-    /** Queues {@code line} (committed in the local store) for copying to every level. */
+    /**
+     * Queues {@code line} (committed in the local store) for copying to every level. A level that has not started an
+     * older line of the same series by then skips it: a slow level always works on the newest line.
+     */
     public void submit(LineInfo line) {
         for (int i = 0; i < levels.size(); i++) {
-            RemoteLevel level = levels.get(i);
-            threads.get(i).execute(() -> copy(level, line));
+            enqueue(i, line);
         }
+    }
+
+    private void enqueue(int level, LineInfo line) {
+        newest.get(level).merge(line.series(), line.sequence(), Math::max);
+        threads.get(level).execute(() -> copy(levels.get(level), newest.get(level), line));
     }
 
     /**
-     * Queues, for every level, the newest {@link RemoteLevel#retainLines()} committed local lines of {@code series}
-     * that the level does not hold yet: what a process killed while copying left unfinished.
+     * Queues the newest committed local line of {@code series} for every level that does not hold it yet: what a
+     * process killed while copying left unfinished (an interrupted upload is resumed where the store can).
      */
     public void catchUp(String series) throws IOException {
         List<LineInfo> lines = LineCatalog.committed(local, series, (name, e) -> { });
-        for (int i = 0; i < levels.size(); i++) {
-            RemoteLevel level = levels.get(i);
-            List<LineInfo> newest = lines.subList(Math.max(0, lines.size() - level.retainLines()), lines.size());
-            for (LineInfo line : newest) {
-                threads.get(i).execute(() -> copy(level, line));
-            }
+        if (!lines.isEmpty()) {
+            submit(lines.get(lines.size() - 1));
         }
     }
 
-    private void copy(RemoteLevel level, LineInfo line) {
+    private void copy(RemoteLevel level, Map<String, Long> newestOfLevel, LineInfo line) {
+        if (line.sequence() < newestOfLevel.getOrDefault(line.series(), line.sequence())) {
+            LOG.debug("level '{}' skips line {} of {}: a newer line is queued", level.name(), line.sequence(), line.series());
+            return;
+        }
         long start = System.nanoTime();
         try {
             long bytes = LineFiles.copy(line, local, level.store());
@@ -189,9 +204,9 @@ public final class LineReplicator implements AutoCloseable {
         for (Future<?> f : marks) {
             try {
                 f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw new IllegalStateException("an empty task failed", e);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 return false;
             }
         }
