@@ -30,25 +30,30 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ironloop ls DIR}: every line of every series of a store with its state, then which ranks each
+ * {@code ironloop ls DIR} (or {@code ironloop ls --level L}): every line of every series of a store with its state, then which ranks each
  * iteration is complete for. Read-only.
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
         description = {"List the lines of a checkpoint store: series, line, iteration, size, full or differential,"
                 + " settings fingerprint, creation time and state (committed, invalid commit record, orphan data,"
                 + " temporary); then, per iteration, the ranks it is complete for.",
-            "A line of series rank-NNNNN is complete for that rank when its commit record holds."})
+            "A line of series rank-NNNNN is complete for that rank when its commit record holds.",
+            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it."})
 final class LsCommand implements Callable<Integer> {
     private static final Pattern SEQUENCE = StoreCatalog.LINE_NAME;
     static final String GLOBAL_SERIES = "global";
 
-    @Parameters(paramLabel = "DIR", description = "The store directory (FT_FOLDER).")
+    @Parameters(paramLabel = "DIR", arity = "0..1", description = "The store directory (FT_FOLDER); omit it with --level.")
     Path dir;
+
+    @Mixin
+    LevelOptions level = new LevelOptions();
 
     @Option(names = "--json", description = "Print one JSON object instead of tables.")
     boolean json;
@@ -66,27 +71,46 @@ final class LsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CheckpointPath target = CheckpointPath.resolve(dir, spec);
-        if (target.kind() != CheckpointPath.Kind.STORE) {
-            throw CheckpointPath.usage(spec, dir + " is not a store directory (it looks like a "
-                    + target.kind().name().toLowerCase(java.util.Locale.ROOT) + "): give the directory holding the series");
+        if (level.given() == (dir != null)) {
+            throw CheckpointPath.usage(spec, "give either DIR or --level L");
         }
-        Store store = target.openStore();
+        Path root = null;
+        Store store;
+        if (level.given()) {
+            store = level.open(spec);
+        } else {
+            CheckpointPath target = CheckpointPath.resolve(dir, spec);
+            if (target.kind() != CheckpointPath.Kind.STORE) {
+                throw CheckpointPath.usage(spec, dir + " is not a store directory (it looks like a "
+                        + target.kind().name().toLowerCase(java.util.Locale.ROOT) + "): give the directory holding the series");
+            }
+            root = target.root();
+            store = target.openStore();
+        }
+        try {
+            return list(store, root);
+        } finally {
+            store.close();
+        }
+    }
+
+    /** Lists {@code store}; {@code root} is its directory (null for a store that is not one). */
+    private int list(Store store, Path root) throws IOException {
         StoreCatalog catalog = StoreCatalog.of(store);
         List<Row> rows = new ArrayList<>();
         List<LineInfo> committed = new ArrayList<>();
         for (String series : catalog.series()) {
             SeriesListing listing = catalog.list(series);
             committed.addAll(listing.lines());
-            rows.addAll(rows(store, target.root(), listing));
+            rows.addAll(rows(store, root, listing));
         }
         rows.sort(Comparator.comparing(Row::series).thenComparingLong(Row::sequence).thenComparing(Row::file));
         Map<Long, Completeness> iterations = completeness(committed);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.pretty(json(target.root(), rows, iterations)));
+            out.println(Json.pretty(json(store.location(), rows, iterations)));
         } else {
-            printText(out, target.root(), rows, iterations);
+            printText(out, store.location(), rows, iterations);
         }
         return Main.OK;
     }
@@ -105,8 +129,8 @@ final class LsCommand implements Callable<Integer> {
             rows.add(fromData(store, listing.series(), orphan, "orphan data", orphan, null));
         }
         for (String temp : listing.temporaries()) {
-            Path p = root.resolve(temp);
-            Long size = Files.isRegularFile(p) ? Files.size(p) : null;
+            Path p = root == null ? null : root.resolve(temp);
+            Long size = p != null && Files.isRegularFile(p) ? Files.size(p) : null;
             rows.add(new Row(listing.series(), sequenceOf(temp), null, size, null, null, null, "temporary", temp, null));
         }
         return rows;
@@ -184,7 +208,7 @@ final class LsCommand implements Callable<Integer> {
         return out;
     }
 
-    private static void printText(PrintWriter out, Path root, List<Row> rows, Map<Long, Completeness> iterations) {
+    private static void printText(PrintWriter out, String root, List<Row> rows, Map<Long, Completeness> iterations) {
         out.println("store " + root);
         if (rows.isEmpty()) {
             out.println("no lines");
@@ -246,9 +270,9 @@ final class LsCommand implements Callable<Integer> {
         s.append(from == to ? Integer.toString(from) : from + "-" + to);
     }
 
-    private static ObjectNode json(Path root, List<Row> rows, Map<Long, Completeness> iterations) {
+    private static ObjectNode json(String root, List<Row> rows, Map<Long, Completeness> iterations) {
         ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("store", root.toString());
+        o.put("store", root);
         ArrayNode lines = o.putArray("lines");
         for (Row r : rows) {
             ObjectNode l = lines.addObject();

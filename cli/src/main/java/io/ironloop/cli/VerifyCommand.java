@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ironloop verify PATH}: checks every checksum of every store below a directory, or of a series, a line or
+ * {@code ironloop verify PATH} (or {@code ironloop verify --level L}): checks every checksum of every store below a directory, or of a series, a line or
  * one file, and decodes every chunk, following differential references into earlier files. Exit 0 when all hold;
  * 1 naming each bad file and chunk; 2 when nothing was there to verify.
  */
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
         description = {"Check every checksum under PATH: commit records, and every chunk of every data file, following"
                 + " differential references into earlier files."
                 + " Every chunk is also decoded (decompressed to exactly its raw length), as a restore would.",
+            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it.",
             "PATH is a store directory, or any directory above stores (each store found below it is verified and"
                 + " named), a series directory, a line (DIR/rank-00000/line-000000000003), or one .ilc data file or"
                 + " .commit record.",
@@ -32,17 +34,32 @@ import picocli.CommandLine.Spec;
                 + " chunk index, offset, and stored versus computed CRC32C or why it does not decode; 2 when PATH"
                 + " holds no checkpoint store or no checkpoint file (nothing verified is never success)."})
 final class VerifyCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "PATH", description = "Store, series, line, data file or commit record.")
+    @Parameters(paramLabel = "PATH", arity = "0..1", description = "Store, series, line, data file or commit record; omit it"
+            + " with --level.")
     Path path;
+
+    @Mixin
+    LevelOptions level = new LevelOptions();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        CheckpointPath target = CheckpointPath.resolve(path, spec);
+        if (level.given() == (path != null)) {
+            throw CheckpointPath.usage(spec, "give either PATH or --level L");
+        }
         PrintWriter out = spec.commandLine().getOut();
         List<VerifyReport> reports = new ArrayList<>();
+        if (level.given()) {
+            try (Store store = level.open(spec)) {
+                VerifyReport report = StoreCatalog.of(store).verifyStore();
+                print(out, report, "");
+                reports.add(report);
+                return summary(out, reports, "level " + level.level + " (" + store.location() + ")");
+            }
+        }
+        CheckpointPath target = CheckpointPath.resolve(path, spec);
         if (target.kind() == CheckpointPath.Kind.STORE) {
             List<Path> stores = CheckpointPath.storesUnder(target.root());
             if (stores.isEmpty()) {
@@ -67,14 +84,19 @@ final class VerifyCommand implements Callable<Integer> {
             print(out, report, "");
             reports.add(report);
         }
+        return summary(out, reports, path.toString());
+    }
+
+    /** Prints the summary line; the exit status. */
+    private int summary(PrintWriter out, List<VerifyReport> reports, String where) {
         long files = reports.stream().mapToLong(VerifyCommand::files).sum();
         long chunks = reports.stream().mapToLong(VerifyReport::chunks).sum();
         long problems = reports.stream().mapToLong(r -> r.problems().size()).sum();
         if (files == 0) {
-            throw CheckpointPath.usage(spec, "no checkpoint file under " + path + ": its series hold no line yet, so nothing"
+            throw CheckpointPath.usage(spec, "no checkpoint file under " + where + ": its series hold no line yet, so nothing"
                     + " was verified");
         }
-        String summary = "verified " + files + " file(s), " + chunks + " chunk(s) under " + path;
+        String summary = "verified " + files + " file(s), " + chunks + " chunk(s) under " + where;
         if (problems == 0) {
             out.println(summary + ": every checksum holds and every chunk decodes");
             return Main.OK;

@@ -1,0 +1,60 @@
+package io.ironloop.cli;
+
+import static io.ironloop.cli.KeptCheckpoint.RANK1;
+import static io.ironloop.cli.KeptCheckpoint.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.cli.KeptCheckpoint.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store tools' {@code --level L --params FILE}: the level's store as the run's parameters configure it. */
+class LevelOptionTest {
+    @TempDir
+    static Path dir;
+    static KeptCheckpoint kept;
+    static Path params;
+
+    @BeforeAll
+    static void keep() throws Exception {
+        kept = KeptCheckpoint.create(dir.resolve("shared"));
+        params = dir.resolve("ft.json");
+        Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("local") + "\", \"SHARED_FOLDER\": \"" + kept.root + "\"}");
+    }
+
+    @Test
+    void ls_levelShared_listsTheSharedDirectoryOfTheParameters() {
+        Run r = run("ls", "--level", "shared", "--params", params);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("store " + kept.root.toAbsolutePath().normalize());
+        assertThat(r.out().lines()).filteredOn(l -> l.startsWith(RANK1)).hasSize(2);
+    }
+
+    @Test
+    void verify_levelShared_checksEveryChunkOfTheLevel() {
+        Run r = run("verify", "--level", "shared", "--params", params);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("under level shared (" + kept.root.toAbsolutePath().normalize() + ")", "every checksum holds");
+    }
+
+    @Test
+    void ls_levelNotConfigured_isAUsageErrorNamingTheKey() {
+        Run r = run("ls", "--level", "s3", "--params", params);
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("level 's3' is not configured", "S3_URI");
+    }
+
+    @Test
+    void ls_bothDirAndLevel_isAUsageError() {
+        Run r = run("ls", kept.root, "--level", "shared", "--params", params);
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("give either DIR or --level L");
+    }
+}
