@@ -1,6 +1,9 @@
 /**
  * Storage levels: where snapshots live (this process's memory, partner processes' memory, the local disk;
- * later erasure-coded groups, shared file systems and object stores), written through a {@link
- * io.ironloop.core.level.LevelChain} nearest first and restored nearest first with fallback.
+ * later erasure-coded groups), written through a {@link io.ironloop.core.level.LevelChain} nearest first and
+ * restored nearest first with fallback; and the remote levels that keep copies of whole committed lines (a
+ * shared directory, an object store: {@link io.ironloop.core.level.RemoteLevel}), written in the background by
+ * a {@link io.ironloop.core.level.LineReplicator} and brought back level by level by
+ * {@link io.ironloop.core.level.LineFallback}.
  */
 package io.ironloop.core.level;
