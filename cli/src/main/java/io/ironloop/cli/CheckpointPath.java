@@ -28,7 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * one data file or commit record.
  *
  * @param kind what PATH names
- * @param root the store directory
+ * @param root the store directory, or null for a path inside a level's store ({@link #inLevel})
  * @param series the series, or null for a store
  * @param sequence the line number for a line, data file or commit record; -1 otherwise
  * @param path PATH as given, for messages
@@ -80,6 +80,35 @@ record CheckpointPath(Kind kind, Path root, String series, long sequence, Path p
         return new CheckpointPath(data ? Kind.DATA : Kind.COMMIT, parent(abs.getParent(), path, spec), series, sequence, path);
     }
 
+    /**
+     * Resolves a store-relative {@code name} inside a level's store ({@code --level}): null for the store itself,
+     * {@code SERIES}, {@code SERIES/line-NNNNNNNNNNNN}, or {@code SERIES/line-NNNNNNNNNNNN.ilc} / {@code .commit}. Such a
+     * path has no root directory: open the level's store instead of {@link #openStore()}.
+     *
+     * @throws CommandLine.ParameterException (a usage error) when {@code name} is none of these
+     */
+    static CheckpointPath inLevel(Path name, CommandSpec spec) {
+        if (name == null) {
+            return new CheckpointPath(Kind.STORE, null, null, -1, Path.of("."));
+        }
+        String[] parts = name.toString().split("/", -1);
+        String series = checkedName(parts[0], name, spec);
+        if (parts.length == 1) {
+            return new CheckpointPath(Kind.SERIES, null, series, -1, name);
+        }
+        Matcher line = LINE.matcher(parts[1]);
+        Matcher file = LINE_FILE.matcher(parts[1]);
+        if (parts.length == 2 && line.matches()) {
+            return new CheckpointPath(Kind.LINE, null, series, Long.parseLong(line.group(1)), name);
+        }
+        if (parts.length == 2 && file.matches() && file.group(3) == null) {
+            boolean data = StoreCatalog.DATA_SUFFIX.equals(file.group(2));
+            return new CheckpointPath(data ? Kind.DATA : Kind.COMMIT, null, series, Long.parseLong(file.group(1)), name);
+        }
+        throw usage(spec, name + " is not a name inside a level: give SERIES, SERIES/line-NNNNNNNNNNNN or"
+                + " SERIES/line-NNNNNNNNNNNN.ilc (or .commit), or nothing for the newest committed line");
+    }
+
     /** Opens the store (read-only use: nothing is written, locked or removed). */
     Store openStore() {
         return Store.directory(root);
@@ -87,7 +116,7 @@ record CheckpointPath(Kind kind, Path root, String series, long sequence, Path p
 
     /** The store-relative name of the data file or commit record PATH names. */
     String fileName() {
-        return series + "/" + path.toAbsolutePath().normalize().getFileName();
+        return series + "/" + (root == null ? path : path.toAbsolutePath().normalize()).getFileName();
     }
 
     /**

@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -53,8 +54,12 @@ final class ExportCommand implements Callable<Integer> {
         }
     }
 
-    @Parameters(paramLabel = "PATH", description = "Data file, commit record, line, series or store.")
+    @Parameters(paramLabel = "PATH", arity = "0..1", description = "Data file, commit record, line, series or store; with"
+            + " --level, a name inside the level (SERIES, SERIES/line-NNNNNNNNNNNN, SERIES/line-NNNNNNNNNNNN.ilc) or nothing.")
     Path path;
+
+    @Mixin
+    LevelOptions level = new LevelOptions();
 
     @Option(names = "--format", required = true, paramLabel = "npy|hdf5", description = "Output format: ${COMPLETION-CANDIDATES}.")
     Format format;
@@ -72,11 +77,14 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CheckpointPath target = CheckpointPath.resolve(path, spec);
+        if (path == null && !level.given()) {
+            throw CheckpointPath.usage(spec, "give PATH, or --level L for the newest committed line of a level");
+        }
+        CheckpointPath target = level.given() ? CheckpointPath.inLevel(path, spec) : CheckpointPath.resolve(path, spec);
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw CheckpointPath.usage(spec, "--out " + out + " exists and is not a directory: give a directory to write into");
         }
-        Store store = target.openStore();
+        Store store = level.given() ? level.open(spec) : target.openStore();
         String name = target.dataFile(StoreCatalog.of(store));
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -36,8 +37,12 @@ import picocli.CommandLine.Spec;
             "PATH is a .ilc data file, a .commit record or a line (its data file), or a series or store"
                 + " directory (its newest committed line)."})
 final class InspectCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "PATH", description = "Data file, commit record, line, series or store.")
+    @Parameters(paramLabel = "PATH", arity = "0..1", description = "Data file, commit record, line, series or store; with"
+            + " --level, a name inside the level (SERIES, SERIES/line-NNNNNNNNNNNN, SERIES/line-NNNNNNNNNNNN.ilc) or nothing.")
     Path path;
+
+    @Mixin
+    LevelOptions level = new LevelOptions();
 
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
@@ -95,8 +100,11 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CheckpointPath target = CheckpointPath.resolve(path, spec);
-        Store store = target.openStore();
+        if (path == null && !level.given()) {
+            throw CheckpointPath.usage(spec, "give PATH, or --level L for the newest committed line of a level");
+        }
+        CheckpointPath target = level.given() ? CheckpointPath.inLevel(path, spec) : CheckpointPath.resolve(path, spec);
+        Store store = level.given() ? level.open(spec) : target.openStore();
         String name = target.dataFile(StoreCatalog.of(store));
         if (target.kind() == CheckpointPath.Kind.STORE || target.kind() == CheckpointPath.Kind.SERIES) {
             spec.commandLine().getErr().println("inspecting the newest committed line: " + name);

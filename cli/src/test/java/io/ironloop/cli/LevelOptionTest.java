@@ -43,6 +43,32 @@ class LevelOptionTest {
     }
 
     @Test
+    void inspect_levelSharedWithAName_readsThatLineOfTheLevel() {
+        Run r = run("inspect", "--level", "shared", "--params", params, RANK1 + "/line-000000000001");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("file          " + RANK1 + "/line-000000000001.ilc", "iteration     10");
+    }
+
+    @Test
+    void export_levelSharedWithoutAName_exportsTheNewestCommittedLine() {
+        Path out = dir.resolve("exported");
+        Run r = run("export", "--format", "npy", "--out", out, "--level", "shared", "--params", params);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).contains("(iteration 30)");
+        assertThat(out.toFile().list()).isNotEmpty().allSatisfy(f -> assertThat(f).endsWith(".npy"));
+    }
+
+    @Test
+    void inspect_levelWithAPathOutsideTheLevel_isAUsageError() {
+        Run r = run("inspect", "--level", "shared", "--params", params, "rank-00000/line-1/x");
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("is not a name inside a level");
+    }
+
+    @Test
     void ls_levelNotConfigured_isAUsageErrorNamingTheKey() {
         Run r = run("ls", "--level", "s3", "--params", params);
 
