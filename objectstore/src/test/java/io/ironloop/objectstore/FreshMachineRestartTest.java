@@ -103,6 +103,9 @@ class FreshMachineRestartTest {
                 "CHECKPOINTING_GLOBAL_ITERATION=4");
         assertThat(fromS3).isEqualTo(reference);
         assertThat(Files.readString(dir.resolve("fresh-s3.log"))).contains("from level 's3'");
+        try (S3Client raw = server.client()) { // the uploads the kill left open were aborted once newer lines were copied
+            assertThat(raw.listMultipartUploads(b -> b.bucket(S3ProxyServer.BUCKET).prefix("job/")).uploads()).isEmpty();
+        }
 
         String fromShared = runToEnd(dir.resolve("fresh-shared.log"), "FT_FOLDER=" + dir.resolve("machine-3"), "SHARED_FOLDER=" + shared,
                 "CHECKPOINTING_GLOBAL_ITERATION=4");

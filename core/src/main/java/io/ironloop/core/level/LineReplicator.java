@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps copies of the committed lines of a local store on {@link RemoteLevel}s, asynchronously: when the engine
  * reports a line durable ({@link #listening}), each level's own background thread copies it (see
- * {@link LineFiles}: referenced files, data file, then the commit record) and applies the level's retention.
+ * {@link LineFiles}: referenced files, data file, then the commit record), applies the level's retention and
+ * removes what a killed writer left unfinished in the series ({@link Store#removeTemporaries}: stray temporaries,
+ * open multipart uploads).
  * The application never waits for a remote level; a level that fails is logged and reported, and the next
  * line tries again. {@link #catchUp} copies what a previous process committed locally but did not finish
  * copying (an upload interrupted by a crash is resumed where the level's store can, see
@@ -174,6 +176,9 @@ public final class LineReplicator implements AutoCloseable {
                 return; // the level already held it
             }
             new Retention().apply(level.store(), line.series(), line.settingsFingerprint(), level.retainLines());
+            // this thread is the series' only writer on the level and has just finished: whatever is still being
+            // written there was left by a killed process (after catch-up resumed what it could)
+            level.store().removeTemporaries(line.series());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             LOG.debug("line {} of {} (iteration {}) committed on level '{}' in {} ms", line.sequence(), line.series(),
                     line.iteration(), level.name(), took.toMillis());

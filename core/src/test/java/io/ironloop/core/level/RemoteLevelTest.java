@@ -10,6 +10,8 @@ import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import io.ironloop.format.Scope;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,6 +21,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +40,10 @@ class RemoteLevelTest {
         return EngineConfig.builder().chunkSize(4096).series(SERIES).retainLines(2).build();
     }
 
-    /** Writes lines at iterations 1..n through an engine whose durable lines go to the replicator; returns the last state. */
+    /**
+     * Writes lines at iterations 1..n through an engine whose durable lines go to the replicator, each copied before the
+     * next is written; returns the last state.
+     */
     private double[] writeLines(Store local, LineReplicator replicator, int n) throws InterruptedException {
         try (CheckpointEngine engine = CheckpointEngine.open(config(), local, replicator.listening(EngineListener.NONE))) {
             engine.protect("state", Scope.GLOBAL, state);
@@ -45,7 +53,8 @@ class RemoteLevelTest {
                     state[k] = rnd.nextDouble() + it;
                 }
                 engine.checkpoint(it);
-                engine.awaitDurable();
+                engine.awaitDurable(); // the engine has told the replicator by then
+                assertThat(replicator.awaitIdle(Duration.ofSeconds(30))).isTrue(); // one line at a time: none is superseded
             }
         }
         assertThat(replicator.awaitIdle(Duration.ofSeconds(30))).isTrue();
@@ -149,6 +158,56 @@ class RemoteLevelTest {
 
         assertThat(f.lines()).extracting(LineInfo::iteration).containsExactly(1L);
         assertThat(restoredIteration(fresh, new double[state.length])).isEqualTo(1);
+    }
+
+    @Test
+    void submit_levelStillBusy_skipsQueuedLinesSupersededByANewerOne() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        List<LineInfo> lines = new ArrayList<>();
+        try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series(SERIES).retainLines(3)
+                .build(), local, new EngineListener() {
+                    @Override
+                    public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                        lines.add(line);
+                    }
+                })) {
+            engine.protect("state", Scope.GLOBAL, state);
+            for (int it = 1; it <= 3; it++) {
+                engine.checkpoint(it);
+                engine.awaitDurable();
+            }
+        }
+        // a level whose first listing waits until the test lets it go: line 1's copy holds the level's thread
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Store real = Store.directory(dir.resolve("shared"));
+        AtomicBoolean first = new AtomicBoolean(true);
+        Store slow = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, m, args) -> {
+            if (m.getName().equals("listFiles") && first.getAndSet(false)) {
+                entered.countDown();
+                release.await();
+            }
+            try {
+                return m.invoke(real, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+        List<Long> copied = new ArrayList<>();
+        try (LineReplicator r = new LineReplicator(local, List.of(new RemoteLevel("slow", slow, 3)), new LineReplicator.Listener() {
+            @Override
+            public synchronized void copied(String level, LineInfo line, Duration took, long bytes) {
+                copied.add(line.iteration());
+            }
+        })) {
+            r.submit(lines.get(0));
+            assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+            r.submit(lines.get(1));
+            r.submit(lines.get(2));
+            release.countDown();
+            assertThat(r.awaitIdle(Duration.ofSeconds(30))).isTrue();
+        }
+        assertThat(copied).containsExactly(1L, 3L); // line 2 was superseded by line 3 before the level reached it
     }
 
     @Test
