@@ -11,6 +11,10 @@ module io.ironloop.runtime {
     requires java.net.http;
     requires jdk.unsupported;
     requires jdk.management;
+    requires jdk.httpserver;
+    requires jdk.jfr;
+    requires micrometer.core;
+    requires micrometer.registry.prometheus;
 
     exports io.ironloop.runtime;
     exports io.ironloop.runtime.tasks;

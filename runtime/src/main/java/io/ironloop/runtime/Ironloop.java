@@ -146,6 +146,14 @@ public final class Ironloop implements AutoCloseable {
     }
 
     /**
+     * Where this rank serves its metrics in Prometheus' format (path {@code /metrics}), if {@code METRICS_PORT} is
+     * set: with {@code METRICS_PORT} 0, the port the kernel chose.
+     */
+    public Optional<java.net.InetSocketAddress> metricsAddress() {
+        return parts.metrics().address();
+    }
+
+    /**
      * The completion record of an earlier run over the same folder with the same settings, if it finished
      * (and {@code FRESH} is not set). The application then reports it instead of computing again.
      */

@@ -32,6 +32,7 @@ import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
+import io.ironloop.runtime.internal.metrics.RankMetrics;
 import io.ironloop.runtime.internal.state.EngineEvents;
 import io.ironloop.runtime.internal.state.FrequencyGates;
 import io.ironloop.runtime.internal.state.GlobalState;
@@ -157,11 +158,14 @@ public final class IronloopBuilder {
         RuntimeEvents events = new RuntimeEvents();
         subscribers.forEach(events::subscribe);
         events.subscribe(new LauncherEvents(link, group::rank));
+        RankMetrics metrics = null;
         Store store = null;
         LineReplicator replicator = null;
         CheckpointEngine globalEngine = null;
         CheckpointEngine localEngine = null;
         try {
+            metrics = RankMetrics.start(p, group.jobId(), group.worldRank(group.rank()), group.size());
+            events.subscribe(metrics);
             store = Store.directory(folder);
             EngineEvents engineEvents = new EngineEvents(events);
             Function<String, EngineConfig> configOf = series -> EngineConfig.from(p).jobId(group.jobId())
@@ -195,11 +199,12 @@ public final class IronloopBuilder {
             LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}, triggers: signals {}, notices {}", group.rank(),
                     group.size(), group.jobId(), folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), signals, notices);
             return new Ironloop(new RuntimeParts(p, group, folder, store, replicator, link, events, global, local, reacting[0],
-                    recovery, completionRecord, completion, triggers));
+                    recovery, completionRecord, completion, triggers, metrics));
         } catch (RuntimeException e) {
             if (reacting[0] != null) {
                 reacting[0].abandon();
             }
+            RuntimeParts.closeQuietly(metrics);
             RuntimeParts.closeQuietly(localEngine);
             RuntimeParts.closeQuietly(globalEngine);
             RuntimeParts.closeQuietly(replicator);

@@ -53,9 +53,14 @@ public final class RuntimeKeys {
             "ignore the checkpoints and the completion record in FT_FOLDER and start over (nothing is deleted before "
                     + "newer lines replace it); set by ironloop run --fresh for the first attempt only");
 
+    /** The base port of each rank's Prometheus endpoint; off by default. */
+    public static final ParameterKey<Long> METRICS_PORT = ParameterKey.integer("METRICS_PORT", null, 0,
+            "serve each rank's metrics in Prometheus' format at http://HOST:PORT/metrics, PORT being METRICS_PORT plus the rank "
+                    + "at launch (0: ports the kernel chooses, logged at start); off: no endpoint (JFR events are always on)");
+
     /** Every key of this class, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(CHECKPOINTING_GLOBAL_ITERATION, CHECKPOINTING_TIME_GLOBAL,
-            CHECKPOINTING_TIME_LOCAL, CHECKPOINTING_TIME_DIFF_LOCAL, CHECKPOINTING_LOCAL_RECENT, WORKLOAD_SCHEDULER, FRESH);
+            CHECKPOINTING_TIME_LOCAL, CHECKPOINTING_TIME_DIFF_LOCAL, CHECKPOINTING_LOCAL_RECENT, WORKLOAD_SCHEDULER, FRESH, METRICS_PORT);
 
     /** The table of every key a rank reads: engine, remote levels, runtime, group, triggers and blocks, in documentation order. */
     public static final ParameterTable TABLE = ParameterTable.of(EngineKeys.ALL, LevelKeys.ALL, ALL, GroupKeys.ALL, TriggerKeys.ALL,

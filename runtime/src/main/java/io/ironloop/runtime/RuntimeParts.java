@@ -12,6 +12,7 @@ import io.ironloop.core.level.LineReplicator;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.RuntimeEvents;
+import io.ironloop.runtime.internal.metrics.RankMetrics;
 import io.ironloop.runtime.internal.state.GlobalState;
 import io.ironloop.runtime.internal.state.JobCompletion;
 import io.ironloop.runtime.internal.state.LocalState;
@@ -25,10 +26,12 @@ import io.ironloop.runtime.trigger.Triggers;
  *
  * @param replicator the copies of committed lines to the remote levels (none configured: a replicator without levels)
  * @param triggers the signal and notice triggers, or null when none is configured
+ * @param metrics the rank's metrics and their endpoint
  */
 record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LineReplicator replicator, LauncherLink launcher,
         RuntimeEvents events, GlobalState global, LocalState local, TriggerReactions reactions, RestartRecovery recovery,
-        JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers) {
+        JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers,
+        RankMetrics metrics) {
     private static final Logger LOG = LoggerFactory.getLogger(Ironloop.class);
 
     /**
@@ -47,6 +50,7 @@ record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Stor
             closeQuietly(global::closeEngine);
             closeQuietly(replicator);
             closeQuietly(store);
+            closeQuietly(metrics);
             group.close();
         }
     }

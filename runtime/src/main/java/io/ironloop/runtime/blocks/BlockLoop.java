@@ -36,9 +36,11 @@ import io.ironloop.runtime.internal.blocks.Domain;
 import io.ironloop.runtime.internal.blocks.GroupPeers;
 import io.ironloop.runtime.internal.blocks.HaloExchange;
 import io.ironloop.runtime.internal.blocks.Ownership;
+import io.ironloop.runtime.internal.metrics.RankMetrics;
 import io.ironloop.runtime.internal.state.RankInputs;
 import io.ironloop.runtime.recovery.OnlineRecovery;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,6 +49,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -94,6 +97,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final DiskLevel disk;
     private final BlockSnapshots snapshots;
     private final OnlineRecovery recovery;
+    private final RankMetrics metrics;
     private final long snapshotEvery;
     private final int memoryFactor;
     private long iteration;
@@ -106,7 +110,10 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         events.subscribe(new LauncherEvents(b.launcher, this::currentRank));
         this.snapshotEvery = parameters.get(BlockKeys.SNAPSHOT_EVERY);
         ProcessGroup group = b.group != null ? b.group : b.joiner.apply(parameters);
+        RankMetrics rankMetrics = null;
         try {
+            rankMetrics = RankMetrics.start(parameters, group.jobId(), group.worldRank(group.rank()), group.size());
+            events.subscribe(rankMetrics);
             int spares = Math.toIntExact(parameters.get(BlockKeys.SPARES));
             if (spares >= group.size()) {
                 throw new ConfigurationException("SPARES is " + spares + " but the job has only " + group.size()
@@ -143,8 +150,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                     events.publish(new RuntimeEvent.Restored(RuntimeEvent.StateKind.BLOCKS, it));
                 });
             }
+            this.metrics = rankMetrics;
             protect(iteration);
         } catch (RuntimeException e) {
+            if (rankMetrics != null) {
+                rankMetrics.close();
+            }
             group.close();
             throw e;
         }
@@ -303,6 +314,14 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return domain.group().rank();
     }
 
+    /**
+     * Where this rank serves its metrics in Prometheus' format (path {@code /metrics}), if {@code METRICS_PORT} is
+     * set: with {@code METRICS_PORT} 0, the port the kernel chose.
+     */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return metrics.address();
+    }
+
     /** The iteration the loop is at (the next step computes it). */
     public long iteration() {
         return iteration;
@@ -387,6 +406,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             }
             chain.close();
         } finally {
+            metrics.close();
             domain.group().close();
         }
     }

@@ -1,0 +1,334 @@
+package io.ironloop.runtime.internal.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.config.Parameters;
+import io.ironloop.runtime.RuntimeKeys;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * One rank's metrics and flight-recorder events, fed by the runtime's event stream: the one place where
+ * metric names and JFR events are chosen. Every meter carries the tags {@code job} and {@code rank} (the world
+ * rank). With {@code METRICS_PORT} set, the rank serves them in Prometheus' text format at
+ * {@code http://HOST:PORT/metrics}, PORT being {@code METRICS_PORT} plus the world rank (0: a port the kernel
+ * chooses, logged).
+ *
+ * <table>
+ *   <caption>metrics (Prometheus names)</caption>
+ *   <tr><th>metric</th><th>tags</th><th>from</th></tr>
+ *   <tr><td>{@code ironloop_checkpoint_duration_seconds} (timer: {@code _count}, {@code _sum}, {@code _max})</td>
+ *       <td>{@code kind}, {@code level}</td><td>{@link RuntimeEvent.Saved}: from the snapshot to the commit on the level</td></tr>
+ *   <tr><td>{@code ironloop_checkpoint_bytes_total}</td><td>{@code kind}, {@code level}</td><td>bytes of the
+ *       {@link RuntimeEvent.Snapshotted snapshot} committed on the level</td></tr>
+ *   <tr><td>{@code ironloop_blocking_seconds} (timer)</td><td>{@code kind}, {@code phase}: {@code capture}
+ *       ({@link RuntimeEvent.Snapshotted#blocking}), {@code handshake} ({@link RuntimeEvent.Handshake#waited})</td>
+ *       <td>what saves cost the application's thread</td></tr>
+ *   <tr><td>{@code ironloop_recovery_seconds} (timer: its {@code _count} is the recovery count)</td><td>{@code source}</td>
+ *       <td>{@link RuntimeEvent.RecoveredOnline}: detection to resumption (the sum of the phases)</td></tr>
+ *   <tr><td>{@code ironloop_recovery_phase_seconds} (timer)</td><td>{@code phase}: {@code shrink}, {@code restore},
+ *       {@code rebalance}</td><td>{@link RuntimeEvent.RecoveredOnline}</td></tr>
+ *   <tr><td>{@code ironloop_detection_seconds} (timer)</td><td></td><td>{@link RuntimeEvent.RecoveredOnline#detect}:
+ *       from this rank's detection of the failure to the start of the shrink</td></tr>
+ *   <tr><td>{@code ironloop_recovery_impossible_total}</td><td></td><td>{@link RuntimeEvent.RecoveryImpossible}</td></tr>
+ *   <tr><td>{@code ironloop_failed_ranks_total}</td><td></td><td>{@link RuntimeEvent.FailureDetected}: ranks found failed</td></tr>
+ *   <tr><td>{@code ironloop_group_size}</td><td></td><td>ranks in the group ({@link RuntimeEvent.GroupShrunk})</td></tr>
+ *   <tr><td>{@code ironloop_restores_total}</td><td>{@code kind}</td><td>{@link RuntimeEvent.Restored}</td></tr>
+ *   <tr><td>{@code ironloop_triggers_total}</td><td>{@code cause}: {@code SignalReceived}, {@code PreemptionNoticed}</td><td>{@link RuntimeEvent.TriggerFired}</td></tr>
+ *   <tr><td>{@code ironloop_iteration_committed}</td><td></td><td>the newest iteration committed on any level
+ *       ({@link RuntimeEvent.Saved}, a kept {@link RuntimeEvent.Handshake}); after an online recovery, the
+ *       iteration resumed at; -1 before the first</td></tr>
+ * </table>
+ *
+ * <p>The JFR events ({@code io.ironloop.Checkpoint}, {@code .Restore}, {@code .Recovery}, {@code .Trigger},
+ * {@code .Membership}) cost nothing when no recording is running.
+ *
+ * <p>Thread-safe: events arrive on the application's, a trigger's or a background writer's thread.
+ */
+public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RankMetrics.class);
+    /** The path of the Prometheus endpoint. */
+    public static final String PATH = "/metrics";
+    private static final int REMEMBERED_SNAPSHOTS = 32;
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicLong committedIteration = new AtomicLong(-1);
+    private final AtomicLong groupSize;
+    /** Bytes of recent snapshots by kind and iteration, for the bytes committed on each level. */
+    private final Map<String, Long> snapshotBytes = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > REMEMBERED_SNAPSHOTS;
+        }
+    };
+    private HttpServer server;
+    private ExecutorService serving;
+
+    /**
+     * Metrics without an endpoint (tests, or {@code METRICS_PORT} unset).
+     *
+     * @param jobId the job's id, tag {@code job}
+     * @param worldRank the rank at launch, tag {@code rank}
+     * @param groupSize the group's size at start
+     */
+    public RankMetrics(String jobId, int worldRank, int groupSize) {
+        registry.config().commonTags("job", Objects.requireNonNull(jobId, "jobId"), "rank", Integer.toString(worldRank));
+        this.groupSize = new AtomicLong(groupSize);
+        Gauge.builder("ironloop.iteration.committed", committedIteration, AtomicLong::get)
+                .description("the newest iteration committed on any level").register(registry);
+        Gauge.builder("ironloop.group.size", this.groupSize, AtomicLong::get).description("ranks in the group").register(registry);
+    }
+
+    /**
+     * This rank's metrics, serving them when {@code METRICS_PORT} is set.
+     *
+     * @throws ConfigurationException if the port is taken or cannot be bound
+     */
+    public static RankMetrics start(Parameters p, String jobId, int worldRank, int groupSize) {
+        RankMetrics m = new RankMetrics(jobId, worldRank, groupSize);
+        Optional<Long> base = p.find(RuntimeKeys.METRICS_PORT);
+        if (base.isPresent()) {
+            long port = base.get() == 0 ? 0 : base.get() + worldRank;
+            if (port > 65535) {
+                throw new ConfigurationException("METRICS_PORT " + base.get() + " plus world rank " + worldRank + " is " + port
+                        + ", above 65535: choose a METRICS_PORT below " + (65536 - groupSize) + ", or 0 for ports the kernel chooses");
+            }
+            m.serve((int) port);
+            LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.server.getAddress().getHostString(),
+                    m.server.getAddress().getPort(), PATH);
+        }
+        return m;
+    }
+
+    private void serve(int port) {
+        try {
+            server = HttpServer.create(new InetSocketAddress(port), 0);
+        } catch (BindException e) {
+            throw new ConfigurationException("the metrics endpoint cannot listen on port " + port + " (METRICS_PORT plus the world "
+                    + "rank): " + e.getMessage() + "; choose another METRICS_PORT, or 0 for ports the kernel chooses", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the metrics endpoint could not start on port " + port, e);
+        }
+        server.createContext(PATH, this::scrape);
+        serving = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ironloop-metrics");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(serving);
+        server.start();
+    }
+
+    private void scrape(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!exchange.getRequestMethod().equals("GET")) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** Where the endpoint listens, if it does. */
+    public Optional<InetSocketAddress> address() {
+        return Optional.ofNullable(server).map(HttpServer::getAddress);
+    }
+
+    /** The metrics in Prometheus' text format, as the endpoint serves them. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    @Override
+    public void accept(RuntimeEvent event) {
+        if (event instanceof RuntimeEvent.Snapshotted e) {
+            synchronized (snapshotBytes) {
+                snapshotBytes.put(e.kind() + "@" + e.iteration(), e.bytes());
+            }
+            timer("ironloop.blocking", "time the application's thread was blocked by saves", "kind", kind(e.kind()), "phase", "capture")
+                    .record(e.blocking());
+            checkpoint("snapshot", e.kind(), e.iteration(), "", e.bytes(), e.blocking(), false);
+        } else if (event instanceof RuntimeEvent.Handshake e) {
+            timer("ironloop.blocking", "time the application's thread was blocked by saves", "kind", kind(RuntimeEvent.StateKind.BLOCKS),
+                    "phase", "handshake").record(e.waited());
+            if (e.committed()) {
+                committedIteration.accumulateAndGet(e.iteration(), Math::max);
+            }
+            checkpoint("handshake", RuntimeEvent.StateKind.BLOCKS, e.iteration(), "", 0, e.waited(), e.committed());
+        } else if (event instanceof RuntimeEvent.Saved e) {
+            Tags tags = Tags.of("kind", kind(e.kind()), "level", e.level());
+            Timer.builder("ironloop.checkpoint.duration").description("from a save's snapshot to its commit on a level").tags(tags)
+                    .register(registry).record(e.sinceSnapshot());
+            Long bytes;
+            synchronized (snapshotBytes) {
+                bytes = snapshotBytes.get(e.kind() + "@" + e.iteration());
+            }
+            Counter.builder("ironloop.checkpoint.bytes").baseUnit("bytes").description("bytes of the saves committed on a level")
+                    .tags(tags).register(registry).increment(bytes == null ? 0 : bytes);
+            committedIteration.accumulateAndGet(e.iteration(), Math::max);
+            checkpoint("committed", e.kind(), e.iteration(), e.level(), bytes == null ? 0 : bytes, e.sinceSnapshot(), true);
+        } else if (event instanceof RuntimeEvent.Restored e) {
+            Counter.builder("ironloop.restores").description("restores of saved state").tag("kind", kind(e.kind())).register(registry)
+                    .increment();
+            FlightEvents.Restore f = new FlightEvents.Restore();
+            if (f.shouldCommit()) {
+                f.kind = kind(e.kind());
+                f.iteration = e.iteration();
+                f.commit();
+            }
+        } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
+            recovered(e);
+        } else if (event instanceof RuntimeEvent.RecoveryImpossible e) {
+            Counter.builder("ironloop.recovery.impossible").description("failures no surviving copy could recover").register(registry)
+                    .increment();
+            FlightEvents.Recovery f = new FlightEvents.Recovery();
+            if (f.shouldCommit()) {
+                f.outcome = "impossible";
+                f.lost = ranks(e.lostWorldRanks());
+                f.reason = e.reason();
+                f.commit();
+            }
+        } else if (event instanceof RuntimeEvent.FailureDetected e) {
+            Counter.builder("ironloop.failed.ranks").description("ranks found failed").register(registry).increment(e.worldRanks().size());
+            membership("detected", e.worldRanks(), 0, 0, Duration.ZERO);
+        } else if (event instanceof RuntimeEvent.GroupShrunk e) {
+            groupSize.set(e.newSize());
+            membership("shrunk", e.lostWorldRanks(), e.oldSize(), e.newSize(), e.took());
+        } else if (event instanceof RuntimeEvent.TriggerFired e) {
+            Counter.builder("ironloop.triggers").description("termination signals and preemption notices").tag("cause", causeKind(e.cause()))
+                    .register(registry).increment();
+            trigger("fired", e.cause(), e.deadline());
+        } else if (event instanceof RuntimeEvent.TriggerSaved e) {
+            trigger("saved", e.cause(), null);
+        }
+    }
+
+    private void recovered(RuntimeEvent.RecoveredOnline e) {
+        Duration detect = orZero(e.detect());
+        Duration shrink = orZero(e.shrink());
+        Duration restore = orZero(e.restore());
+        Duration rebalance = orZero(e.rebalance());
+        String source = e.source().name().toLowerCase(java.util.Locale.ROOT);
+        Timer.builder("ironloop.recovery").description("online recoveries, from detection to resumption").tag("source", source)
+                .register(registry).record(detect.plus(shrink).plus(restore).plus(rebalance));
+        timer("ironloop.detection", "from this rank's detection of a failure to the start of the shrink").record(detect);
+        String phases = "the phases of online recoveries";
+        timer("ironloop.recovery.phase", phases, "phase", "shrink").record(shrink);
+        timer("ironloop.recovery.phase", phases, "phase", "restore").record(restore);
+        timer("ironloop.recovery.phase", phases, "phase", "rebalance").record(rebalance);
+        committedIteration.set(e.iteration()); // a recovery from disk rolls back
+        FlightEvents.Recovery f = new FlightEvents.Recovery();
+        if (f.shouldCommit()) {
+            f.outcome = "recovered";
+            f.lost = ranks(e.lostWorldRanks());
+            f.iteration = e.iteration();
+            f.source = source;
+            f.detect = detect.toNanos();
+            f.shrink = shrink.toNanos();
+            f.restore = restore.toNanos();
+            f.rebalance = rebalance.toNanos();
+            f.commit();
+        }
+    }
+
+    private Timer timer(String name, String description, String... tags) {
+        return Timer.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    private static void checkpoint(String stage, RuntimeEvent.StateKind kind, long iteration, String level, long bytes, Duration took,
+            boolean committed) {
+        FlightEvents.Checkpoint f = new FlightEvents.Checkpoint();
+        if (f.shouldCommit()) {
+            f.stage = stage;
+            f.kind = kind(kind);
+            f.iteration = iteration;
+            f.level = level;
+            f.bytes = bytes;
+            f.took = took.toNanos();
+            f.committed = committed;
+            f.commit();
+        }
+    }
+
+    private static void membership(String change, Set<Integer> ranks, int oldSize, int newSize, Duration took) {
+        FlightEvents.Membership f = new FlightEvents.Membership();
+        if (f.shouldCommit()) {
+            f.change = change;
+            f.ranks = ranks(ranks);
+            f.oldSize = oldSize;
+            f.newSize = newSize;
+            f.took = took.toNanos();
+            f.commit();
+        }
+    }
+
+    private static void trigger(String stage, String cause, String deadline) {
+        FlightEvents.Trigger f = new FlightEvents.Trigger();
+        if (f.shouldCommit()) {
+            f.stage = stage;
+            f.cause = cause;
+            f.deadline = deadline;
+            f.commit();
+        }
+    }
+
+    /** A cause's kind ({@code SignalReceived}, {@code PreemptionNoticed}): a label of few values, unlike its details. */
+    static String causeKind(String cause) {
+        int bracket = cause.indexOf('[');
+        return bracket < 0 ? cause : cause.substring(0, bracket);
+    }
+
+    private static String kind(RuntimeEvent.StateKind kind) {
+        return kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static String ranks(Set<Integer> ranks) {
+        return ranks.stream().sorted().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private static Duration orZero(Duration d) {
+        return d == null ? Duration.ZERO : d;
+    }
+
+    /** Stops the endpoint (if it runs); the meters stay readable. */
+    @Override
+    public void close() {
+        if (server != null) {
+            server.stop(0);
+            serving.shutdownNow();
+        }
+    }
+}
