@@ -110,6 +110,10 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     /**
      * This rank's metrics, serving them when {@code METRICS_PORT} is set.
      *
+     * @param p the rank's parameters ({@code METRICS_PORT})
+     * @param jobId the job's id, tag {@code job}
+     * @param worldRank the rank at launch, tag {@code rank}; the endpoint's port is {@code METRICS_PORT} plus it
+     * @param groupSize the group's size at start
      * @throws ConfigurationException if the port is taken or cannot be bound
      */
     public static RankMetrics start(Parameters p, String jobId, int worldRank, int groupSize) {
