@@ -69,7 +69,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * </table>
  *
  * <p>The JFR events ({@code io.ironloop.Checkpoint}, {@code .Restore}, {@code .Recovery}, {@code .Trigger},
- * {@code .Membership}) cost nothing when no recording is running.
+ * {@code .Membership}) are committed with or without {@code METRICS_PORT} and cost nothing when no recording is
+ * running; without {@code METRICS_PORT} no meters are kept.
  *
  * <p>Thread-safe: events arrive on the application's, a trigger's or a background writer's thread.
  */
@@ -78,10 +79,12 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     /** The path of the Prometheus endpoint. */
     public static final String PATH = "/metrics";
     private static final int REMEMBERED_SNAPSHOTS = 32;
+    private static final String BLOCKING = "time the application's thread was blocked by saves";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Null without {@code METRICS_PORT}: nobody could read the meters, so none are kept (JFR events are). */
+    private final PrometheusMeterRegistry registry;
     private final AtomicLong committedIteration = new AtomicLong(-1);
-    private final AtomicLong groupSize;
+    private final AtomicLong groupSize = new AtomicLong();
     /** Bytes of recent snapshots by kind and iteration, for the bytes committed on each level. */
     private final Map<String, Long> snapshotBytes = new LinkedHashMap<>() {
         @Override
@@ -92,23 +95,29 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     private HttpServer server;
     private ExecutorService serving;
 
+    private RankMetrics() {
+        this.registry = null;
+    }
+
     /**
-     * Metrics without an endpoint (tests, or {@code METRICS_PORT} unset).
+     * Meters and flight-recorder events, without an endpoint (tests; {@link #start} adds the endpoint).
      *
      * @param jobId the job's id, tag {@code job}
      * @param worldRank the rank at launch, tag {@code rank}
      * @param groupSize the group's size at start
      */
     public RankMetrics(String jobId, int worldRank, int groupSize) {
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.config().commonTags("job", Objects.requireNonNull(jobId, "jobId"), "rank", Integer.toString(worldRank));
-        this.groupSize = new AtomicLong(groupSize);
+        this.groupSize.set(groupSize);
         Gauge.builder("ironloop.iteration.committed", committedIteration, AtomicLong::get)
                 .description("the newest iteration committed on any level").register(registry);
         Gauge.builder("ironloop.group.size", this.groupSize, AtomicLong::get).description("ranks in the group").register(registry);
     }
 
     /**
-     * This rank's metrics, serving them when {@code METRICS_PORT} is set.
+     * This rank's metrics, served when {@code METRICS_PORT} is set; without it only the flight-recorder events (the
+     * meters would cost start-up time and memory that nobody reads).
      *
      * @param p the rank's parameters ({@code METRICS_PORT})
      * @param jobId the job's id, tag {@code job}
@@ -117,18 +126,19 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
      * @throws ConfigurationException if the port is taken or cannot be bound
      */
     public static RankMetrics start(Parameters p, String jobId, int worldRank, int groupSize) {
-        RankMetrics m = new RankMetrics(jobId, worldRank, groupSize);
         Optional<Long> base = p.find(RuntimeKeys.METRICS_PORT);
-        if (base.isPresent()) {
-            long port = base.get() == 0 ? 0 : base.get() + worldRank;
-            if (port > 65535) {
-                throw new ConfigurationException("METRICS_PORT " + base.get() + " plus world rank " + worldRank + " is " + port
-                        + ", above 65535: choose a METRICS_PORT below " + (65536 - groupSize) + ", or 0 for ports the kernel chooses");
-            }
-            m.serve((int) port);
-            LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.server.getAddress().getHostString(),
-                    m.server.getAddress().getPort(), PATH);
+        if (base.isEmpty()) {
+            return new RankMetrics();
         }
+        long port = base.get() == 0 ? 0 : base.get() + worldRank;
+        if (port > 65535) {
+            throw new ConfigurationException("METRICS_PORT " + base.get() + " plus world rank " + worldRank + " is " + port
+                    + ", above 65535: choose a METRICS_PORT below " + (65536 - groupSize) + ", or 0 for ports the kernel chooses");
+        }
+        RankMetrics m = new RankMetrics(jobId, worldRank, groupSize);
+        m.serve((int) port);
+        LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.server.getAddress().getHostString(),
+                m.server.getAddress().getPort(), PATH);
         return m;
     }
 
@@ -171,8 +181,15 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
         return Optional.ofNullable(server).map(HttpServer::getAddress);
     }
 
-    /** The metrics in Prometheus' text format, as the endpoint serves them. */
+    /**
+     * The metrics in Prometheus' text format, as the endpoint serves them.
+     *
+     * @throws IllegalStateException without meters ({@code METRICS_PORT} unset)
+     */
     public String scrape() {
+        if (registry == null) {
+            throw new IllegalStateException("no meters are kept without METRICS_PORT");
+        }
         return registry.scrape();
     }
 
@@ -182,31 +199,67 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
             synchronized (snapshotBytes) {
                 snapshotBytes.put(e.kind() + "@" + e.iteration(), e.bytes());
             }
-            timer("ironloop.blocking", "time the application's thread was blocked by saves", "kind", kind(e.kind()), "phase", "capture")
-                    .record(e.blocking());
-            checkpoint("snapshot", e.kind(), e.iteration(), "", e.bytes(), e.blocking(), false);
+        }
+        if (registry != null) {
+            meter(event);
+        }
+        flight(event);
+    }
+
+    /** Records {@code event} in the meters. */
+    private void meter(RuntimeEvent event) {
+        if (event instanceof RuntimeEvent.Snapshotted e) {
+            timer("ironloop.blocking", BLOCKING, "kind", kind(e.kind()), "phase", "capture").record(e.blocking());
         } else if (event instanceof RuntimeEvent.Handshake e) {
-            timer("ironloop.blocking", "time the application's thread was blocked by saves", "kind", kind(RuntimeEvent.StateKind.BLOCKS),
-                    "phase", "handshake").record(e.waited());
+            timer("ironloop.blocking", BLOCKING, "kind", kind(RuntimeEvent.StateKind.BLOCKS), "phase", "handshake").record(e.waited());
             if (e.committed()) {
                 committedIteration.accumulateAndGet(e.iteration(), Math::max);
             }
-            checkpoint("handshake", RuntimeEvent.StateKind.BLOCKS, e.iteration(), "", 0, e.waited(), e.committed());
         } else if (event instanceof RuntimeEvent.Saved e) {
             Tags tags = Tags.of("kind", kind(e.kind()), "level", e.level());
             Timer.builder("ironloop.checkpoint.duration").description("from a save's snapshot to its commit on a level").tags(tags)
                     .register(registry).record(e.sinceSnapshot());
-            Long bytes;
-            synchronized (snapshotBytes) {
-                bytes = snapshotBytes.get(e.kind() + "@" + e.iteration());
-            }
             Counter.builder("ironloop.checkpoint.bytes").baseUnit("bytes").description("bytes of the saves committed on a level")
-                    .tags(tags).register(registry).increment(bytes == null ? 0 : bytes);
+                    .tags(tags).register(registry).increment(snapshotBytes(e.kind(), e.iteration()));
             committedIteration.accumulateAndGet(e.iteration(), Math::max);
-            checkpoint("committed", e.kind(), e.iteration(), e.level(), bytes == null ? 0 : bytes, e.sinceSnapshot(), true);
         } else if (event instanceof RuntimeEvent.Restored e) {
             Counter.builder("ironloop.restores").description("restores of saved state").tag("kind", kind(e.kind())).register(registry)
                     .increment();
+        } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
+            Duration detect = orZero(e.detect());
+            Duration shrink = orZero(e.shrink());
+            Duration restore = orZero(e.restore());
+            Duration rebalance = orZero(e.rebalance());
+            Timer.builder("ironloop.recovery").description("online recoveries, from detection to resumption").tag("source",
+                    source(e.source())).register(registry).record(detect.plus(shrink).plus(restore).plus(rebalance));
+            timer("ironloop.detection", "from this rank's detection of a failure to the start of the shrink").record(detect);
+            String phases = "the phases of online recoveries";
+            timer("ironloop.recovery.phase", phases, "phase", "shrink").record(shrink);
+            timer("ironloop.recovery.phase", phases, "phase", "restore").record(restore);
+            timer("ironloop.recovery.phase", phases, "phase", "rebalance").record(rebalance);
+            committedIteration.set(e.iteration()); // a recovery from disk rolls back
+        } else if (event instanceof RuntimeEvent.RecoveryImpossible) {
+            Counter.builder("ironloop.recovery.impossible").description("failures no surviving copy could recover").register(registry)
+                    .increment();
+        } else if (event instanceof RuntimeEvent.FailureDetected e) {
+            Counter.builder("ironloop.failed.ranks").description("ranks found failed").register(registry).increment(e.worldRanks().size());
+        } else if (event instanceof RuntimeEvent.GroupShrunk e) {
+            groupSize.set(e.newSize());
+        } else if (event instanceof RuntimeEvent.TriggerFired e) {
+            Counter.builder("ironloop.triggers").description("termination signals and preemption notices").tag("cause", causeKind(e.cause()))
+                    .register(registry).increment();
+        }
+    }
+
+    /** Commits {@code event}'s flight-recorder event, if a recording wants it. */
+    private void flight(RuntimeEvent event) {
+        if (event instanceof RuntimeEvent.Snapshotted e) {
+            checkpoint("snapshot", e.kind(), e.iteration(), "", e.bytes(), e.blocking(), false);
+        } else if (event instanceof RuntimeEvent.Handshake e) {
+            checkpoint("handshake", RuntimeEvent.StateKind.BLOCKS, e.iteration(), "", 0, e.waited(), e.committed());
+        } else if (event instanceof RuntimeEvent.Saved e) {
+            checkpoint("committed", e.kind(), e.iteration(), e.level(), snapshotBytes(e.kind(), e.iteration()), e.sinceSnapshot(), true);
+        } else if (event instanceof RuntimeEvent.Restored e) {
             FlightEvents.Restore f = new FlightEvents.Restore();
             if (f.shouldCommit()) {
                 f.kind = kind(e.kind());
@@ -214,10 +267,19 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
                 f.commit();
             }
         } else if (event instanceof RuntimeEvent.RecoveredOnline e) {
-            recovered(e);
+            FlightEvents.Recovery f = new FlightEvents.Recovery();
+            if (f.shouldCommit()) {
+                f.outcome = "recovered";
+                f.lost = ranks(e.lostWorldRanks());
+                f.iteration = e.iteration();
+                f.source = source(e.source());
+                f.detect = orZero(e.detect()).toNanos();
+                f.shrink = orZero(e.shrink()).toNanos();
+                f.restore = orZero(e.restore()).toNanos();
+                f.rebalance = orZero(e.rebalance()).toNanos();
+                f.commit();
+            }
         } else if (event instanceof RuntimeEvent.RecoveryImpossible e) {
-            Counter.builder("ironloop.recovery.impossible").description("failures no surviving copy could recover").register(registry)
-                    .increment();
             FlightEvents.Recovery f = new FlightEvents.Recovery();
             if (f.shouldCommit()) {
                 f.outcome = "impossible";
@@ -226,45 +288,20 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
                 f.commit();
             }
         } else if (event instanceof RuntimeEvent.FailureDetected e) {
-            Counter.builder("ironloop.failed.ranks").description("ranks found failed").register(registry).increment(e.worldRanks().size());
             membership("detected", e.worldRanks(), 0, 0, Duration.ZERO);
         } else if (event instanceof RuntimeEvent.GroupShrunk e) {
-            groupSize.set(e.newSize());
             membership("shrunk", e.lostWorldRanks(), e.oldSize(), e.newSize(), e.took());
         } else if (event instanceof RuntimeEvent.TriggerFired e) {
-            Counter.builder("ironloop.triggers").description("termination signals and preemption notices").tag("cause", causeKind(e.cause()))
-                    .register(registry).increment();
             trigger("fired", e.cause(), e.deadline());
         } else if (event instanceof RuntimeEvent.TriggerSaved e) {
             trigger("saved", e.cause(), null);
         }
     }
 
-    private void recovered(RuntimeEvent.RecoveredOnline e) {
-        Duration detect = orZero(e.detect());
-        Duration shrink = orZero(e.shrink());
-        Duration restore = orZero(e.restore());
-        Duration rebalance = orZero(e.rebalance());
-        String source = e.source().name().toLowerCase(java.util.Locale.ROOT);
-        Timer.builder("ironloop.recovery").description("online recoveries, from detection to resumption").tag("source", source)
-                .register(registry).record(detect.plus(shrink).plus(restore).plus(rebalance));
-        timer("ironloop.detection", "from this rank's detection of a failure to the start of the shrink").record(detect);
-        String phases = "the phases of online recoveries";
-        timer("ironloop.recovery.phase", phases, "phase", "shrink").record(shrink);
-        timer("ironloop.recovery.phase", phases, "phase", "restore").record(restore);
-        timer("ironloop.recovery.phase", phases, "phase", "rebalance").record(rebalance);
-        committedIteration.set(e.iteration()); // a recovery from disk rolls back
-        FlightEvents.Recovery f = new FlightEvents.Recovery();
-        if (f.shouldCommit()) {
-            f.outcome = "recovered";
-            f.lost = ranks(e.lostWorldRanks());
-            f.iteration = e.iteration();
-            f.source = source;
-            f.detect = detect.toNanos();
-            f.shrink = shrink.toNanos();
-            f.restore = restore.toNanos();
-            f.rebalance = rebalance.toNanos();
-            f.commit();
+    /** The bytes of this rank's snapshot of {@code kind} at {@code iteration} (0 if unknown: it was not taken here). */
+    private long snapshotBytes(RuntimeEvent.StateKind kind, long iteration) {
+        synchronized (snapshotBytes) {
+            return snapshotBytes.getOrDefault(kind + "@" + iteration, 0L);
         }
     }
 
@@ -313,6 +350,10 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     static String causeKind(String cause) {
         int bracket = cause.indexOf('[');
         return bracket < 0 ? cause : cause.substring(0, bracket);
+    }
+
+    private static String source(RuntimeEvent.RecoverySource source) {
+        return source.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String kind(RuntimeEvent.StateKind kind) {

@@ -103,9 +103,11 @@ class RankMetricsTest {
     }
 
     @Test
-    void start_withoutPort_noEndpoint() {
+    void start_withoutPort_noEndpointAndNoMeters() {
         try (RankMetrics m = RankMetrics.start(Parameters.defaults(RuntimeKeys.TABLE), "job-1", 0, 1)) {
+            m.accept(new RuntimeEvent.Snapshotted(StateKind.LOCAL, 5, Duration.ofMillis(2), 1000));
             assertThat(m.address()).isEmpty();
+            assertThatThrownBy(m::scrape).isInstanceOf(IllegalStateException.class).hasMessageContaining("METRICS_PORT");
         }
     }
 }
