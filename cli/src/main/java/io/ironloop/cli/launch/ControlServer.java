@@ -31,8 +31,11 @@ import java.util.function.Consumer;
  * of authenticated connections go to the supervisor. One daemon thread accepts, one per connection reads.
  */
 final class ControlServer implements AutoCloseable {
-    /** How long a new connection has to authenticate. */
-    static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long a new connection has to authenticate. Generous: a rank JVM connects early in its start, and on a
+     * machine loaded far beyond its cores (load average 25 on 2) its hello came more than 10 s later.
+     */
+    static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ServerSocket server;
     private final JobSecret secret;

@@ -27,7 +27,8 @@ public final class RankBootstrap {
     /** Exit status of a rank that could not start: no main class, or the launcher unreachable or refusing. */
     public static final int EXIT_BOOTSTRAP_FAILED = 95;
 
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(20);
+    /** Longer than the launcher gives a connection (30 s), so that the launcher's refusal, with its reason, comes first. */
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(40);
 
     private RankBootstrap() {
     }
