@@ -238,7 +238,7 @@ public final class PartnerLevel implements Level {
     }
 
     @Override
-    public int copiesInMemory() {
+    public double copiesInMemory() {
         return 2;
     }
 
