@@ -114,14 +114,14 @@ public final class ErasureLevel implements Level {
      * The groups of a job of {@code hosts.size()} ranks, each of {@code size} members or a few more (the
      * remainder is spread), failure-domain aware: when hosts are known, ranks are dealt host by host in turn
      * and the groups cut from that order, so members share a host only when there are fewer hosts than
-     * members; when unknown, group g takes every G-th rank from g (like the pairwise rule, ranks far apart,
+     * members; when unknown (or all on one host), group g takes every G-th rank from g (like the pairwise rule, ranks far apart,
      * which on a cluster with consecutive ranks per node are on different nodes).
      */
     static List<int[]> groupsOf(List<String> hosts, int size) {
         int p = hosts.size();
         int count = Math.max(1, p / size);
         List<int[]> groups = new ArrayList<>();
-        if (hosts.stream().allMatch(String::isEmpty)) {
+        if (hosts.stream().distinct().count() < 2) { // unknown, or one host for all: no domain to spread over
             for (int g = 0; g < count; g++) {
                 List<Integer> members = new ArrayList<>();
                 for (int r = g; r < p; r += count) {
