@@ -14,14 +14,25 @@ import java.util.Arrays;
  *   <li>{@link #cauchy(int, int)}: Reed–Solomon with a Cauchy generator matrix (Blömer, Kalfane, Karp, Karpinski,
  *       Luby, Zuckerman, "An XOR-based erasure-resilient coding scheme", ICSI TR-95-048, 1995): parity row i,
  *       data column j holds 1 / (x_i + y_j) with x_i = i and y_j = m + j, all distinct, so every square
- *       submatrix of the Cauchy matrix is invertible and the code [I; C] is MDS for k + m ≤ 256.</li>
+ *       submatrix of the Cauchy matrix is invertible and the code [I; C] is MDS for k + m ≤ 256. Rows and
+ *       columns are then scaled as in Plank and Xu, "Optimizing Cauchy Reed-Solomon codes for fault-tolerant
+ *       network storage applications" (NCA 2006): the first parity becomes a plain XOR and the others use the
+ *       cheapest coefficients the scaling allows.</li>
  * </ul>
  *
- * <p>Arithmetic is table-driven: a product c·b is {@code MUL[c][b]}, one load per byte; a coefficient 1 is a
- * plain XOR, eight bytes at a time. Immutable; thread-safe.
+ * <p><b>Symbols.</b> A shard is cut into blocks of {@value #BLOCK} bytes from the start of the region coded; a
+ * block holds 64 symbols as bit planes (bit t of its little-endian word a is bit a of symbol t), so multiplying
+ * a block by a coefficient c is a few XORs of whole words: c·x is the sum of x·2^j over the bits j of c, and
+ * x·2 moves the planes up one and adds plane 7 into planes 0, 2, 3 and 4 (the bits of 0x11d) — about 60 XORs per
+ * 64 bytes instead of 64 table lookups (the bit-plane form of Blömer et al.'s XOR-based coding). A region's tail shorter than a
+ * block holds one symbol per byte, multiplied through a table of every product. A coefficient 1 is a plain XOR.
+ * Any split of a region works as long as encoding and decoding split it alike (the erasure level codes whole
+ * multiples of a block). Immutable; thread-safe.
  */
 public final class ErasureCode {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Bytes of a block whose eight little-endian words are the bit planes of 64 symbols. */
+    public static final int BLOCK = 64;
 
     private final int k;
     private final int m;
@@ -52,13 +63,50 @@ public final class ErasureCode {
      */
     public static ErasureCode cauchy(int k, int m) {
         check(k, m);
+        int[][] c = cauchyMatrix(k, m);
+        // Plank and Xu's "good" Cauchy matrix: scaling a column or a row by a non-zero constant keeps every square
+        // submatrix invertible; divide each column by its first entry (the first parity is a plain XOR), then scale
+        // each further row by the constant that makes its coefficients cheapest to multiply by
+        for (int j = 0; j < k; j++) {
+            int inv = Gf256.inverse(c[0][j]);
+            for (int i = 0; i < m; i++) {
+                c[i][j] = Gf256.mul(c[i][j], inv);
+            }
+        }
+        for (int i = 1; i < m; i++) {
+            int best = 1;
+            int bestCost = Integer.MAX_VALUE;
+            for (int scale = 1; scale < 256; scale++) {
+                int cost = 0;
+                for (int j = 0; j < k; j++) {
+                    cost += cost(Gf256.mul(scale, c[i][j]));
+                }
+                if (cost < bestCost) {
+                    best = scale;
+                    bestCost = cost;
+                }
+            }
+            for (int j = 0; j < k; j++) {
+                c[i][j] = Gf256.mul(best, c[i][j]);
+            }
+        }
+        return new ErasureCode(k, m, c);
+    }
+
+    /** Blömer et al.'s Cauchy matrix: row i, column j holds 1 / (x_i + y_j) with x_i = i, y_j = m + j. */
+    static int[][] cauchyMatrix(int k, int m) {
         int[][] c = new int[m][k];
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < k; j++) {
                 c[i][j] = Gf256.inverse(i ^ (m + j));
             }
         }
-        return new ErasureCode(k, m, c);
+        return c;
+    }
+
+    /** Word operations of {@link #multiplyAdd} per block for coefficient c: a doubling per bit below its top, an addition per set bit. */
+    static int cost(int c) {
+        return c == 1 ? 1 : (31 - Integer.numberOfLeadingZeros(c)) + Integer.bitCount(c);
     }
 
     private static void check(int k, int m) {
@@ -102,8 +150,62 @@ public final class ErasureCode {
             }
             return;
         }
+        int i = 0;
+        for (; i + BLOCK <= len; i += BLOCK) { // a block's eight words are the bit planes of its 64 symbols
+            int s = srcOff + i;
+            long x0 = (long) LONGS.get(src, s);
+            long x1 = (long) LONGS.get(src, s + 8);
+            long x2 = (long) LONGS.get(src, s + 16);
+            long x3 = (long) LONGS.get(src, s + 24);
+            long x4 = (long) LONGS.get(src, s + 32);
+            long x5 = (long) LONGS.get(src, s + 40);
+            long x6 = (long) LONGS.get(src, s + 48);
+            long x7 = (long) LONGS.get(src, s + 56);
+            long d0 = 0;
+            long d1 = 0;
+            long d2 = 0;
+            long d3 = 0;
+            long d4 = 0;
+            long d5 = 0;
+            long d6 = 0;
+            long d7 = 0;
+            for (int bits = c; ; ) { // c·x = the sum of x·2^j over the bits j of c
+                if ((bits & 1) != 0) {
+                    d0 ^= x0;
+                    d1 ^= x1;
+                    d2 ^= x2;
+                    d3 ^= x3;
+                    d4 ^= x4;
+                    d5 ^= x5;
+                    d6 ^= x6;
+                    d7 ^= x7;
+                }
+                bits >>>= 1;
+                if (bits == 0) {
+                    break;
+                }
+                long t = x7; // x·2: shift the planes up, and reduce plane 7 by 0x11d into planes 0, 2, 3, 4
+                x7 = x6;
+                x6 = x5;
+                x5 = x4;
+                x4 = x3 ^ t;
+                x3 = x2 ^ t;
+                x2 = x1 ^ t;
+                x1 = x0;
+                x0 = t;
+            }
+            int d = dstOff + i;
+            LONGS.set(dst, d, (long) LONGS.get(dst, d) ^ d0);
+            LONGS.set(dst, d + 8, (long) LONGS.get(dst, d + 8) ^ d1);
+            LONGS.set(dst, d + 16, (long) LONGS.get(dst, d + 16) ^ d2);
+            LONGS.set(dst, d + 24, (long) LONGS.get(dst, d + 24) ^ d3);
+            LONGS.set(dst, d + 32, (long) LONGS.get(dst, d + 32) ^ d4);
+            LONGS.set(dst, d + 40, (long) LONGS.get(dst, d + 40) ^ d5);
+            LONGS.set(dst, d + 48, (long) LONGS.get(dst, d + 48) ^ d6);
+            LONGS.set(dst, d + 56, (long) LONGS.get(dst, d + 56) ^ d7);
+        }
         byte[] row = Gf256.MUL[c];
-        for (int i = 0; i < len; i++) {
+        for (; i < len; i++) { // the tail, shorter than a block: byte symbols
             dst[dstOff + i] ^= row[src[srcOff + i] & 0xff];
         }
     }

@@ -259,7 +259,9 @@ public final class ErasureLevel implements Level {
                     int q = (r + code.parityShards() + t) % n;
                     int expected = (int) Math.max(0, Math.min(len, group.lengths[q] - ((long) t * group.segment + off)));
                     receiveInto(peers, group.ranks[q], TAG_SEGMENT + r, in, 0, expected);
-                    ErasureCode.multiplyAdd(code.coefficient(i, t), in, 0, acc, 0, expected);
+                    int blocks = (expected + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK; // the padding is zeros
+                    java.util.Arrays.fill(in, expected, blocks, (byte) 0);
+                    ErasureCode.multiplyAdd(code.coefficient(i, t), in, 0, acc, 0, blocks);
                 }
                 share.put(off, acc, 0, len);
                 crc.update(acc, 0, len);
@@ -561,10 +563,11 @@ public final class ErasureLevel implements Level {
             this.lengths = lengths;
             long longest = java.util.Arrays.stream(lengths).max().orElse(0);
             long s = (longest + code.dataShards() - 1) / code.dataShards();
-            if (s > Integer.MAX_VALUE - Long.BYTES) {
+            if (s > Integer.MAX_VALUE - ErasureCode.BLOCK) {
                 throw new IronloopException("a snapshot of " + longest + " bytes makes erasure segments over 2 GiB: use a larger group");
             }
-            this.segment = (int) Math.max(Long.BYTES, (s + Long.BYTES - 1) / Long.BYTES * Long.BYTES);
+            // whole blocks of the code, so the chunks (multiples of a block) and the rebuild cut the segment alike
+            this.segment = (int) Math.max(ErasureCode.BLOCK, (s + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK);
         }
 
         int size() {

@@ -42,15 +42,67 @@ class ErasureCodeTest {
     }
 
     @Test
-    void cauchy_2_2_matchesTheHandComputedMatrixAndParity() {
-        ErasureCode rs = ErasureCode.cauchy(2, 2);
+    void cauchyMatrix_2_2_matchesTheHandComputedOne() {
         // x = {0, 1}, y = {2, 3}: 1/(0+2), 1/(0+3); 1/(1+2), 1/(1+3)
-        assertThat(new int[][] {{rs.coefficient(0, 0), rs.coefficient(0, 1)}, {rs.coefficient(1, 0), rs.coefficient(1, 1)}})
-                .isEqualTo(new int[][] {{0x8e, 0xf4}, {0xf4, 0x8e}});
+        assertThat(ErasureCode.cauchyMatrix(2, 2)).isEqualTo(new int[][] {{0x8e, 0xf4}, {0xf4, 0x8e}});
+    }
+
+    @Test
+    void cauchy_2_2_isTheScaledMatrix_firstRowXor_secondRowCheapest() {
+        ErasureCode rs = ErasureCode.cauchy(2, 2);
+        // columns divided by row 0 (1/0x8e = 2, 1/0xf4 = 3): row 1 = {0xf4·2, 0x8e·3} = {0xf5, 0x8f}
+        assertThat(new int[] {rs.coefficient(0, 0), rs.coefficient(0, 1)}).containsExactly(1, 1);
+        int s = Gf256.mul(rs.coefficient(1, 0), Gf256.inverse(0xf5));
+        assertThat(rs.coefficient(1, 1)).isEqualTo(Gf256.mul(s, 0x8f));
+        int cheapest = Integer.MAX_VALUE;
+        for (int t = 1; t < 256; t++) {
+            cheapest = Math.min(cheapest, ErasureCode.cost(Gf256.mul(t, 0xf5)) + ErasureCode.cost(Gf256.mul(t, 0x8f)));
+        }
+        assertThat(ErasureCode.cost(rs.coefficient(1, 0)) + ErasureCode.cost(rs.coefficient(1, 1))).isEqualTo(cheapest);
+        // on byte symbols (a region shorter than a block): parity 0 = d0 + d1, parity 1 = c10·d0 + c11·d1
         byte[][] parity = new byte[2][2];
         rs.encode(new byte[][] {{0x02, 0x01}, {0x00, 0x01}}, parity, 0, 2);
-        // column 0: 0x8e·2 = 1, 0xf4·2 = 0xf5; column 1: 0x8e + 0xf4 = 0x7a twice
-        assertThat(parity).isEqualTo(new byte[][] {{0x01, 0x7a}, {(byte) 0xf5, 0x7a}});
+        assertThat(parity[0]).containsExactly(0x02, 0x00);
+        assertThat(parity[1]).containsExactly(Gf256.mul(rs.coefficient(1, 0), 2), rs.coefficient(1, 0) ^ rs.coefficient(1, 1));
+    }
+
+    @Test
+    void multiplyAdd_aBlockIsSixtyFourBitPlaneSymbols_eachMultipliedByTheCoefficient() {
+        Random random = new Random(7);
+        int[] x = new int[64];
+        for (int t = 0; t < 64; t++) {
+            x[t] = random.nextInt(256);
+        }
+        byte[] block = planes(x);
+        for (int c = 0; c < 256; c++) {
+            byte[] product = new byte[64];
+            ErasureCode.multiplyAdd(c, block, 0, product, 0, 64);
+            for (int t = 0; t < 64; t++) {
+                assertThat(symbol(product, t)).as("%02x·%02x", c, x[t]).isEqualTo(Gf256.mul(c, x[t]));
+            }
+        }
+    }
+
+    /** 64 symbols as eight little-endian words: bit t of word a is bit a of symbol t. */
+    private static byte[] planes(int[] x) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int a = 0; a < 8; a++) {
+            long w = 0;
+            for (int t = 0; t < 64; t++) {
+                w |= (long) (x[t] >>> a & 1) << t;
+            }
+            b.putLong(w);
+        }
+        return b.array();
+    }
+
+    private static int symbol(byte[] block, int t) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(block).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int v = 0;
+        for (int a = 0; a < 8; a++) {
+            v |= (int) (b.getLong(8 * a) >>> t & 1) << a;
+        }
+        return v;
     }
 
     @Test
