@@ -14,7 +14,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -185,11 +184,11 @@ public final class ErasureLevel implements Level {
             chain.proceed();
             encodeShares(peers, stripe);
         } catch (IOException | RuntimeException | Error e) {
-            awaitQuietly(sending);
+            PartnerLevel.awaitQuietly(sending);
             discard(stripe);
             throw e;
         }
-        await(sending);
+        PartnerLevel.await(sending, "the erasure segments");
         writable = stripe;
     }
 
@@ -327,9 +326,13 @@ public final class ErasureLevel implements Level {
         Group group = s.group;
         int n = group.size();
         ErasureCode code = group.code;
-        Set<Integer> lost = new TreeSet<>();
+        Map<Integer, Integer> rankOfWorld = new HashMap<>();
+        for (int r = 0; r < survivors.size(); r++) {
+            rankOfWorld.put(survivors.worldRank(r), r);
+        }
+        Set<Integer> lost = new TreeSet<>(); // lost now, or in an earlier recovery since this stripe was written
         for (int q = 0; q < n; q++) {
-            if (lostWorldRanks.contains(group.world[q])) {
+            if (lostWorldRanks.contains(group.world[q]) || !rankOfWorld.containsKey(group.world[q])) {
                 lost.add(q);
             }
         }
@@ -346,10 +349,6 @@ public final class ErasureLevel implements Level {
             LOG.warn("level '{}': group {} lost {} members, more than its {} parity shares cover: the next level restores them", name,
                     java.util.Arrays.toString(group.world), lost.size(), code.parityShards());
             return;
-        }
-        Map<Integer, Integer> rankOfWorld = new HashMap<>();
-        for (int r = 0; r < survivors.size(); r++) {
-            rankOfWorld.put(survivors.worldRank(r), r);
         }
         int rebuilder = alive.get(0);
         Set<Integer> needed = new TreeSet<>(); // codewords the lost members have data in
@@ -521,31 +520,6 @@ public final class ErasureLevel implements Level {
         writable = null;
         committed = null;
         rebuilt = Map.of();
-    }
-
-    private static void await(Future<?> f) throws IOException {
-        try {
-            f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IronloopException("interrupted while sending the erasure segments", e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IronloopException("sending the erasure segments failed: " + c, c);
-        }
-    }
-
-    private static void awaitQuietly(Future<?> f) {
-        try {
-            f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            // this thread's failure is the one reported
-        }
     }
 
     /** One group as seen by a member at one write: members by world rank and current rank, its code, the stream lengths. */

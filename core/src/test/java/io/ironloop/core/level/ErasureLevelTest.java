@@ -61,7 +61,11 @@ class ErasureLevelTest {
 
     /** The survivors rebuild after losing {@code lost}, each through a link of the shrunk group. */
     private static void rebuildAll(Wires wires, List<ErasureLevel> levels, Set<Integer> lost) throws Exception {
-        int[] survivors = java.util.stream.IntStream.range(0, wires.size).filter(r -> !lost.contains(r)).toArray();
+        rebuildAll(wires, levels, lost, java.util.stream.IntStream.range(0, wires.size).filter(r -> !lost.contains(r)).toArray());
+    }
+
+    /** The ranks {@code survivors} rebuild, told of the losses {@code lost} (earlier losses are simply absent). */
+    private static void rebuildAll(Wires wires, List<ErasureLevel> levels, Set<Integer> lost, int[] survivors) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(survivors.length);
         try {
             List<Future<?>> done = new ArrayList<>();
@@ -164,6 +168,18 @@ class ErasureLevelTest {
         }
         rebuildAll(rsWires, rs, Set.of(0));
         assertRebuiltOn(rs, 0, 1, 2, 5000);
+    }
+
+    @Test
+    void rs_aSecondLossBeforeTheNextSnapshot_countsTheFirstToo() throws Exception {
+        Wires wires = new Wires(8, b -> b);
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.reedSolomon(l, 2, 2), 2, 3000);
+        rebuildAll(wires, levels, Set.of(4));
+        assertRebuiltOn(levels, 4, 0, 2, 3000);
+        // rank 4 is gone from the group but only rank 6 is reported lost now: both are rebuilt from the same stripe
+        rebuildAll(wires, levels, Set.of(6), new int[] {0, 1, 2, 3, 5, 7});
+        assertRebuiltOn(levels, 4, 0, 2, 3000);
+        assertRebuiltOn(levels, 6, 0, 2, 3000);
     }
 
     @Test
