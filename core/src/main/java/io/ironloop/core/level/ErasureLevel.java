@@ -70,9 +70,10 @@ public final class ErasureLevel implements Level {
      * XOR parity over groups of {@code k} + 1 ranks: one loss per group, memory ×(1 + 1/k) per buffer.
      *
      * @param link the current group's connections (read on every write, so a shrink rebinds it)
+     * @throws IllegalArgumentException if k is not in 1..127
      */
     public static ErasureLevel xor(Supplier<PeerLink> link, int k) {
-        ErasureCode.xor(k); // checks k
+        checkGroup(k, 1);
         return new ErasureLevel(link, "xor", k, 1);
     }
 
@@ -80,10 +81,19 @@ public final class ErasureLevel implements Level {
      * Reed–Solomon RS(k, m) over groups of {@code k + m} ranks: m losses per group, memory ×(1 + m/k) per buffer.
      *
      * @param link the current group's connections (read on every write, so a shrink rebinds it)
+     * @throws IllegalArgumentException if k or m is below 1 or k + m exceeds 128
      */
     public static ErasureLevel reedSolomon(Supplier<PeerLink> link, int k, int m) {
-        ErasureCode.cauchy(k, m); // checks k and m
+        checkGroup(k, m);
         return new ErasureLevel(link, "rs", k, m);
+    }
+
+    /** A group takes up to 2(k + m) − 1 ranks when the job's size is not a multiple of k + m: its code must exist. */
+    private static void checkGroup(int k, int m) {
+        if (k < 1 || m < 1 || k + m > 128) {
+            throw new IllegalArgumentException("erasure-coded groups need k ≥ 1 and m ≥ 1 with k + m ≤ 128 (a group may grow to "
+                    + "2(k + m) − 1 ranks and a code over GF(2^8) has at most 256 shards), not k = " + k + ", m = " + m);
+        }
     }
 
     private ErasureLevel(Supplier<PeerLink> link, String name, int k, int m) {

@@ -54,7 +54,7 @@ public final class BlockKeys {
     /** Parity members per Reed–Solomon group. */
     public static final ParameterKey<Long> ERASURE_M = ParameterKey.integer("ERASURE_M", 2L, 1,
             "parity shares m of a Reed–Solomon group (MEMORY_SCHEME rs): how many members of a group may be lost together "
-                    + "(k + m ≤ 256); xor has m = 1");
+                    + "(k + m ≤ 128); xor has m = 1");
 
     /** Every key of this class, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, MEMORY_BUDGET, SPARES, HOST, MEMORY_SCHEME,

@@ -61,8 +61,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A block-structured iterative application that keeps going when a process dies (waLBerla's diskless
  * checkpointing and recovery without relaunch). The domain is many {@link Block}s, owned by ranks; every
- * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners'
- * (and every {@code DISK_EVERY}-th snapshot to disk), committed by a handshake. When a rank dies, the
+ * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners' (or
+ * its erasure-coded group's parity, {@code MEMORY_SCHEME}), and every {@code DISK_EVERY}-th snapshot to disk,
+ * committed by a handshake. When a rank dies, the
  * survivors meet the failure in {@link #run}, shrink the group, restore the lost blocks from the copies,
  * reassign them (to a spare if there is one) and continue from the committed iteration — in the same job.
  *
@@ -370,7 +371,10 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return onlineRecoveries;
     }
 
-    /** Memory per byte of state the configured levels keep (waLBerla's pairwise scheme with double buffers: 5). */
+    /**
+     * Memory per byte of state the configured levels keep (waLBerla's pairwise scheme with double buffers: 5; XOR
+     * over k: 3 + 2/k; RS(k, m): 3 + 2m/k).
+     */
     public double memoryFactor() {
         return memoryFactor;
     }
