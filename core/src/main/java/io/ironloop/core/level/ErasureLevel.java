@@ -2,6 +2,7 @@ package io.ironloop.core.level;
 
 import io.ironloop.BufferPool;
 import io.ironloop.IronloopException;
+import io.ironloop.format.CorruptCheckpointException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -239,11 +240,17 @@ public final class ErasureLevel implements Level {
             int r = Math.floorMod(p - code.parityShards() - t, n);
             long from = (long) t * group.segment;
             long to = Math.min(mine.length(), from + group.segment);
+            List<ByteBuffer> pieces = mine.pieces(from, to, CHUNK);
+            CRC32C crc = new CRC32C();
+            pieces.forEach(piece -> crc.update(piece.duplicate()));
             for (int i = 0; i < code.parityShards(); i++) {
                 int dest = group.ranks[(r + i) % n];
-                for (ByteBuffer piece : mine.pieces(from, to, CHUNK)) {
+                for (ByteBuffer piece : pieces) {
                     peers.send(dest, TAG_SEGMENT + r, piece);
                 }
+                // the segment's CRC32C last, so that a segment damaged on the way never goes into a parity share
+                peers.send(dest, TAG_SEGMENT + r, ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                        .putInt(0, (int) crc.getValue()));
             }
         }
     }
@@ -261,6 +268,8 @@ public final class ErasureLevel implements Level {
             ByteBuffer share = shares.take(group.segment);
             s.shares[i] = share;
             CRC32C crc = new CRC32C();
+            CRC32C[] arrived = new CRC32C[code.dataShards()];
+            java.util.Arrays.setAll(arrived, t -> new CRC32C());
             for (int off = 0; off < group.segment; off += chunk) {
                 int len = Math.min(chunk, group.segment - off);
                 java.util.Arrays.fill(acc, 0, len, (byte) 0);
@@ -268,12 +277,23 @@ public final class ErasureLevel implements Level {
                     int q = (r + code.parityShards() + t) % n;
                     int expected = (int) Math.max(0, Math.min(len, group.lengths[q] - ((long) t * group.segment + off)));
                     receiveInto(peers, group.ranks[q], TAG_SEGMENT + r, in, 0, expected);
+                    arrived[t].update(in, 0, expected);
                     int blocks = (expected + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK; // the padding is zeros
                     java.util.Arrays.fill(in, expected, blocks, (byte) 0);
                     ErasureCode.multiplyAdd(code.coefficient(i, t), in, 0, acc, 0, blocks);
                 }
                 share.put(off, acc, 0, len);
                 crc.update(acc, 0, len);
+            }
+            for (int t = 0; t < code.dataShards(); t++) {
+                int q = (r + code.parityShards() + t) % n;
+                ByteBuffer sent = peers.receive(group.ranks[q], TAG_SEGMENT + r).order(ByteOrder.LITTLE_ENDIAN);
+                int expected = sent.getInt(sent.position());
+                peers.recycle(sent);
+                if (expected != (int) arrived[t].getValue()) {
+                    throw new CorruptCheckpointException("segment " + t + " of codeword " + r + " from world rank " + group.world[q], 0,
+                            String.format("fails its CRC32C on arrival: sent %08x, received %08x", expected, (int) arrived[t].getValue()));
+                }
             }
             s.crcs[i] = (int) crc.getValue();
         }

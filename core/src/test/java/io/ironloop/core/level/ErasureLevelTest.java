@@ -1,6 +1,7 @@
 package io.ironloop.core.level;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -180,6 +181,19 @@ class ErasureLevelTest {
         rebuildAll(wires, levels, Set.of(6), new int[] {0, 1, 2, 3, 5, 7});
         assertRebuiltOn(levels, 4, 0, 2, 3000);
         assertRebuiltOn(levels, 6, 0, 2, 3000);
+    }
+
+    @Test
+    void write_aSegmentDamagedInFlight_isRefusedOnArrival_neverEncoded() {
+        Wires wires = new Wires(3, b -> {
+            if (b.length > 1000) {
+                b[b.length / 2] ^= 1;
+            }
+            return b;
+        });
+        assertThatThrownBy(() -> writeAll(wires, l -> ErasureLevel.xor(l, 2), 2, 5000))
+                .hasRootCauseInstanceOf(io.ironloop.format.CorruptCheckpointException.class).rootCause()
+                .hasMessageContaining("fails its CRC32C on arrival");
     }
 
     @Test
