@@ -293,7 +293,7 @@ public final class RecoveryRank {
         final List<Double> take = new ArrayList<>();
         final List<Double> capture = new ArrayList<>();
         final List<Double> memcpy = new ArrayList<>();
-        int formula;
+        double formula;
     }
 
     /**
@@ -534,7 +534,7 @@ public final class RecoveryRank {
         }
 
         @Override
-        public int copiesInMemory() {
+        public double copiesInMemory() {
             return 0;
         }
 

@@ -45,6 +45,9 @@ class BlockRecoveryProcessTest {
     @TempDir
     Path dir;
 
+    /** More keys of the parameter file (after a comma), for the tests of other schemes. */
+    private String moreParams = "";
+
     @BeforeAll
     static void failureFreeReference() {
         reference = BlockReference.run(HeatBlocks.preset("test", STEPS)).digest();
@@ -59,7 +62,7 @@ class BlockRecoveryProcessTest {
         Path params = dir.resolve("params.json");
         // snapshots every 5 steps, a disk line every other snapshot; fast failure detection
         Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("ckpt") + "\", \"SNAPSHOT_EVERY\": 5, \"DISK_EVERY\": 2,"
-                + " \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}}");
+                + " \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}" + moreParams + "}");
         List<String> args = new ArrayList<>(List.of("test", "--steps", String.valueOf(STEPS)));
         args.addAll(List.of(extraArgs));
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).jobId(jobId).workingDirectory(dir).params(params)
@@ -110,6 +113,14 @@ class BlockRecoveryProcessTest {
         LaunchResult r = launch(4, b -> b.kill(new Fault.KillAtIteration(1, 77)));
         assertOnlineRecoveryFrom(r, "memory", 0);
         assertThat(r.events(TimelineEvent.RANK_STARTED)).as("no rank was started again").hasSize(4);
+    }
+
+    @Test
+    void xorGroup_oneRankKilled_rebuiltFromParityOnline_bitIdentical() throws Exception {
+        moreParams = ", \"MEMORY_SCHEME\": \"xor\", \"ERASURE_K\": 2"; // one group of three: {0, 1, 2}
+        LaunchResult r = launch(3, b -> b.kill(new Fault.KillAtIteration(1, 77)));
+        assertOnlineRecoveryFrom(r, "memory", 0);
+        assertThat(log()).contains("level 'xor': rebuilt the snapshots of world ranks [1]");
     }
 
     @Test

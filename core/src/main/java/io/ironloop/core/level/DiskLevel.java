@@ -246,7 +246,7 @@ public final class DiskLevel implements Level {
     }
 
     @Override
-    public int copiesInMemory() {
+    public double copiesInMemory() {
         return 0;
     }
 

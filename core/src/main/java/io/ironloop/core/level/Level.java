@@ -3,10 +3,11 @@ package io.ironloop.core.level;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A place where snapshots live: this process's memory, a partner's memory, the local disk, and later an
- * erasure-coded group, a shared file system or an object store. Levels form a {@link LevelChain}: a
+ * A place where snapshots live: this process's memory, a partner's memory, an erasure-coded group's
+ * parity, the local disk, and later a shared file system or an object store. Levels form a {@link LevelChain}: a
  * snapshot is written through every level in order, each level doing its part and calling
  * {@link Chain#proceed()} exactly once (so a level may overlap its own work with the levels after it);
  * restore asks the nearest level first and falls back level by level.
@@ -52,10 +53,22 @@ public interface Level extends AutoCloseable {
     Optional<BlockImage> read(long blockId, long iteration) throws IOException;
 
     /**
-     * How many copies of a rank's own snapshot this level keeps in memory, counting both buffers, per
-     * process (self memory: 2; pairwise partner: 2; disk: 0). The chain's memory factor is 1 + their sum.
+     * Rebuilds, for the survivors of a failure, what this level can of the committed snapshots of
+     * {@code lostWorldRanks} at {@code iteration}, so that {@link #holdings} and {@link #read} give them back
+     * (on whichever survivor the level chooses) until the next commit. Collective: every survivor calls it with
+     * the same arguments. The default rebuilds nothing (levels whose copies are whole images need not).
+     *
+     * @param survivors the shrunk group's connections
      */
-    int copiesInMemory();
+    default void rebuild(Set<Integer> lostWorldRanks, long iteration, PeerLink survivors) {
+    }
+
+    /**
+     * How many copies of a rank's own snapshot this level keeps in memory, counting both buffers, per
+     * process (self memory: 2; pairwise partner: 2; XOR over k: 2/k; disk: 0). The chain's memory factor is 1 +
+     * their sum.
+     */
+    double copiesInMemory();
 
     @Override
     void close();

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +81,16 @@ public final class LevelChain implements AutoCloseable {
     }
 
     /**
+     * Every level rebuilds what it can of the lost ranks' snapshots at {@code iteration} ({@link Level#rebuild}),
+     * nearest first. Collective over the survivors.
+     */
+    public void rebuild(Set<Integer> lostWorldRanks, long iteration, PeerLink survivors) {
+        for (Level l : levels) {
+            l.rebuild(lostWorldRanks, iteration, survivors);
+        }
+    }
+
+    /**
      * What the whole chain can give back: for each block id, the newest iteration any level holds it at.
      * A level that cannot say is skipped with a warning.
      */
@@ -143,8 +154,8 @@ public final class LevelChain implements AutoCloseable {
      * Memory the chain keeps per byte of protected state, counting the state itself: 1 + the copies every
      * level keeps in memory (waLBerla's pairwise scheme with double buffers: 1 + 2 + 2 = 5).
      */
-    public int memoryFactor() {
-        int f = 1;
+    public double memoryFactor() {
+        double f = 1;
         for (Level l : levels) {
             f += l.copiesInMemory();
         }

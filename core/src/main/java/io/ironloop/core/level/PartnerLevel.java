@@ -89,7 +89,7 @@ public final class PartnerLevel implements Level {
             awaitQuietly(sending);
             throw e;
         }
-        await(sending);
+        await(sending, "the partner copies");
     }
 
     private static List<String> hosts(PeerLink peers) {
@@ -149,12 +149,13 @@ public final class PartnerLevel implements Level {
         return new Snapshot(owner, iteration, images);
     }
 
-    private static void await(Future<?> f) throws IOException {
+    /** Waits for a level's sender thread; its failure, or an interrupt, is this thread's ({@code what}: what it sent). */
+    static void await(Future<?> f, String what) throws IOException {
         try {
             f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IronloopException("interrupted while sending the partner copies", e);
+            throw new IronloopException("interrupted while sending " + what, e);
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) {
@@ -163,12 +164,12 @@ public final class PartnerLevel implements Level {
             if (c instanceof IOException io) {
                 throw io;
             }
-            throw new IronloopException("sending the partner copies failed: " + c, c);
+            throw new IronloopException("sending " + what + " failed: " + c, c);
         }
     }
 
     /** Waits for the sender after this thread failed, so a later write never overlaps it; its own error is dropped. */
-    private static void awaitQuietly(Future<?> f) {
+    static void awaitQuietly(Future<?> f) {
         try {
             f.get();
         } catch (InterruptedException e) {
@@ -238,7 +239,7 @@ public final class PartnerLevel implements Level {
     }
 
     @Override
-    public int copiesInMemory() {
+    public double copiesInMemory() {
         return 2;
     }
 

@@ -88,7 +88,7 @@ public final class SelfMemoryLevel implements Level {
     }
 
     @Override
-    public int copiesInMemory() {
+    public double copiesInMemory() {
         return 2;
     }
 

@@ -61,7 +61,7 @@ class LevelChainTest {
         }
 
         @Override
-        public int copiesInMemory() {
+        public double copiesInMemory() {
             return 2;
         }
 
@@ -81,7 +81,7 @@ class LevelChainTest {
         chain.write(snapshot(4));
         chain.commit(4);
         assertThat(log).containsExactly("a:before", "b:before", "b:after", "a:after", "a:commit 4", "b:commit 4");
-        assertThat(chain.memoryFactor()).isEqualTo(5);
+        assertThat(chain.memoryFactor()).isEqualTo(5.0);
     }
 
     @Test

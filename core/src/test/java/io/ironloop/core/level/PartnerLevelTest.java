@@ -7,82 +7,14 @@ import io.ironloop.format.CorruptCheckpointException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class PartnerLevelTest {
-
-    /** Ranks in one JVM, connected by queues; {@code wire} may damage frames in flight. */
-    private static final class Wires {
-        final Map<String, BlockingQueue<byte[]>> queues = new ConcurrentHashMap<>();
-        final int size;
-        final UnaryOperator<byte[]> wire;
-
-        Wires(int size, UnaryOperator<byte[]> wire) {
-            this.size = size;
-            this.wire = wire;
-        }
-
-        final java.util.concurrent.atomic.AtomicInteger recycled = new java.util.concurrent.atomic.AtomicInteger();
-
-        BlockingQueue<byte[]> q(int from, int to, int tag) {
-            return queues.computeIfAbsent(from + ">" + to + "#" + tag, k -> new LinkedBlockingQueue<>());
-        }
-
-        PeerLink link(int rank) {
-            return new PeerLink() {
-                @Override
-                public int rank() {
-                    return rank;
-                }
-
-                @Override
-                public int size() {
-                    return size;
-                }
-
-                @Override
-                public int worldRank(int r) {
-                    return r;
-                }
-
-                @Override
-                public String host(int r) {
-                    return "";
-                }
-
-                @Override
-                public void send(int dest, int tag, ByteBuffer data) {
-                    byte[] copy = new byte[data.remaining()];
-                    data.duplicate().get(copy);
-                    q(rank, dest, tag).add(wire.apply(copy));
-                }
-
-                @Override
-                public ByteBuffer receive(int source, int tag) {
-                    try {
-                        return ByteBuffer.wrap(q(source, rank, tag).poll(10, TimeUnit.SECONDS));
-                    } catch (InterruptedException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-
-                @Override
-                public void recycle(ByteBuffer buffer) {
-                    recycled.incrementAndGet();
-                }
-            };
-        }
-    }
 
     private static Snapshot snapshotOf(int rank, long iteration, int blocks, int bytesEach) {
         Random random = new Random(rank * 31L + iteration);

@@ -75,7 +75,7 @@ public final class BlockRankMain {
         try (BlockLoop<B> loop = builder.start()) {
             boolean leader = loop.group().rank() == 0;
             if (leader) {
-                err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%d%s%n", name, example.describe(),
+                err.printf(Locale.ROOT, "%s: %s on %d ranks, %d blocks, memory factor x%.2f%s%n", name, example.describe(),
                         loop.group().size(), example.layout().blockCount(), loop.memoryFactor(),
                         loop.iteration() > 0 ? ", resumed at step " + loop.iteration() : "");
             }

@@ -29,8 +29,36 @@ public final class BlockKeys {
     public static final ParameterKey<String> HOST = ParameterKey.string("HOST", null,
             "this process's failure domain for partner placement (set by ironloop run; unset: the host name)");
 
+    /** How the in-memory copies of other ranks' snapshots are kept. */
+    public enum MemoryScheme {
+        /** Whole copies at partner ranks (waLBerla's pairwise scheme): memory ×5, loses data when a rank and its partner die. */
+        PARTNER,
+        /** XOR parity over groups of ERASURE_K + 1 ranks: one loss per group, memory ×(3 + 2/k). */
+        XOR,
+        /** Reed–Solomon RS(k, m) over groups of ERASURE_K + ERASURE_M ranks: m losses per group, memory ×(3 + 2m/k). */
+        RS
+    }
+
+    /** Which in-memory scheme protects the other ranks' snapshots. */
+    public static final ParameterKey<MemoryScheme> MEMORY_SCHEME = ParameterKey.choice("MEMORY_SCHEME", MemoryScheme.class,
+            MemoryScheme.PARTNER, "how a block loop keeps other ranks' snapshots in memory: partner (whole copies at a partner rank, "
+                    + "memory ×5), xor (XOR parity over groups of ERASURE_K + 1 ranks: one loss per group, memory ×(3 + 2/k)) or rs "
+                    + "(Reed–Solomon over groups of ERASURE_K + ERASURE_M ranks: ERASURE_M losses per group, memory ×(3 + 2m/k)); "
+                    + "losses beyond that roll back to disk");
+
+    /** Data members per erasure-coded group. */
+    public static final ParameterKey<Long> ERASURE_K = ParameterKey.integer("ERASURE_K", 4L, 1,
+            "data members k of an erasure-coded group (MEMORY_SCHEME xor or rs): the group has k + m ranks and each keeps m/k of a "
+                    + "snapshot as parity; a job of fewer ranks forms one smaller group");
+
+    /** Parity members per Reed–Solomon group. */
+    public static final ParameterKey<Long> ERASURE_M = ParameterKey.integer("ERASURE_M", 2L, 1,
+            "parity shares m of a Reed–Solomon group (MEMORY_SCHEME rs): how many members of a group may be lost together "
+                    + "(k + m ≤ 128); xor has m = 1");
+
     /** Every key of this class, in documentation order. */
-    public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, MEMORY_BUDGET, SPARES, HOST);
+    public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, MEMORY_BUDGET, SPARES, HOST, MEMORY_SCHEME,
+            ERASURE_K, ERASURE_M);
 
     private BlockKeys() {
     }

@@ -13,6 +13,7 @@ import io.ironloop.core.Snapshotable;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.level.DiskLevel;
+import io.ironloop.core.level.ErasureLevel;
 import io.ironloop.core.level.Level;
 import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.PartnerLevel;
@@ -60,8 +61,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A block-structured iterative application that keeps going when a process dies (waLBerla's diskless
  * checkpointing and recovery without relaunch). The domain is many {@link Block}s, owned by ranks; every
- * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners'
- * (and every {@code DISK_EVERY}-th snapshot to disk), committed by a handshake. When a rank dies, the
+ * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners' (or
+ * its erasure-coded group's parity, {@code MEMORY_SCHEME}), and every {@code DISK_EVERY}-th snapshot to disk,
+ * committed by a handshake. When a rank dies, the
  * survivors meet the failure in {@link #run}, shrink the group, restore the lost blocks from the copies,
  * reassign them (to a spare if there is one) and continue from the committed iteration — in the same job.
  *
@@ -99,7 +101,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final OnlineRecovery recovery;
     private final RankMetrics metrics;
     private final long snapshotEvery;
-    private final int memoryFactor;
+    private final double memoryFactor;
     private long iteration;
     private int onlineRecoveries;
     private boolean closed;
@@ -128,9 +130,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             levels.add(self);
             List<Level> memoryLevels = new ArrayList<>(levels);
             if (group.size() > 1) {
-                PartnerLevel partner = new PartnerLevel(() -> new GroupPeers(domain.group(), hosts), b.placement);
-                levels.add(partner);
-                memoryLevels.add(partner);
+                Level others = othersLevel(() -> new GroupPeers(domain.group(), hosts), b.placement);
+                levels.add(others);
+                memoryLevels.add(others);
             }
             long diskEvery = parameters.get(BlockKeys.DISK_EVERY);
             this.disk = diskEvery == 0 ? null : openDisk(group, b.settings, diskEvery);
@@ -163,6 +165,21 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                 group.size(), domain.blocks().size(), snapshotEvery, chain.levels().stream().map(Level::name).toList(), memoryFactor);
     }
 
+    /** The level keeping other ranks' snapshots in memory, as {@code MEMORY_SCHEME} says. */
+    private Level othersLevel(java.util.function.Supplier<io.ironloop.core.level.PeerLink> peers, Placement placement) {
+        int k = Math.toIntExact(parameters.get(BlockKeys.ERASURE_K));
+        int m = Math.toIntExact(parameters.get(BlockKeys.ERASURE_M));
+        try {
+            return switch (parameters.get(BlockKeys.MEMORY_SCHEME)) {
+                case PARTNER -> new PartnerLevel(peers, placement);
+                case XOR -> ErasureLevel.xor(peers, k);
+                case RS -> ErasureLevel.reedSolomon(peers, k, m);
+            };
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("ERASURE_K " + k + " and ERASURE_M " + m + " make no erasure code: " + e.getMessage(), e);
+        }
+    }
+
     private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings, long every) {
         Path folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         int world = group.worldRank(group.rank());
@@ -188,19 +205,21 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         domain.blocks().values().forEach(blk -> blk.save(state));
         long largest = domain.group().allreduce(state.bytes(), ReduceOp.MAX);
         long budget = parameters.get(BlockKeys.MEMORY_BUDGET);
-        long needed = largest * memoryFactor;
+        long needed = (long) Math.ceil(largest * memoryFactor);
+        List<String> levels = chain.levels().stream().map(Level::name).toList();
         if (budget > 0 && needed > budget) {
             throw new ConfigurationException(String.format("the protection scheme needs %d bytes per process (state %d bytes × memory "
-                    + "factor %d: the state, and two buffers each of the own and the partner copies) but MEMORY_BUDGET is %d bytes: "
-                    + "raise it, use more ranks or fewer levels", needed, largest, memoryFactor, budget));
+                    + "factor %s: the state, and two buffers each of the own snapshot and of what the levels %s keep of the others') "
+                    + "but MEMORY_BUDGET is %d bytes: raise it, use more ranks, a cheaper MEMORY_SCHEME or fewer levels", needed, largest,
+                    factor(memoryFactor), levels, budget));
         }
-        long copies = largest * (memoryFactor - 1);
+        long copies = (long) Math.ceil(largest * (memoryFactor - 1));
         long direct = maxDirectMemory();
         if (budget == 0 && copies > direct) {
-            throw new ConfigurationException(String.format("the in-memory copies need %d bytes per process (state %d bytes × %d: two "
-                    + "buffers each of the own and the partner copies, kept off the heap) but the JVM's direct-memory limit is %d "
-                    + "bytes: raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more ranks or fewer levels", copies,
-                    largest, memoryFactor - 1, direct));
+            throw new ConfigurationException(String.format("the in-memory copies need %d bytes per process (state %d bytes × %s: two "
+                    + "buffers each of the own snapshot and of what the levels %s keep of the others, off the heap) but the JVM's "
+                    + "direct-memory limit is %d bytes: raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more ranks, "
+                    + "a cheaper MEMORY_SCHEME or fewer levels", copies, largest, factor(memoryFactor - 1), levels, direct));
         }
     }
 
@@ -214,6 +233,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         } catch (RuntimeException e) {
             return Runtime.getRuntime().maxMemory();
         }
+    }
+
+    /** A memory factor as people write it: 5, 3.5, 3.67. */
+    private static String factor(double f) {
+        return new java.math.BigDecimal(f).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     private static Map<Integer, String> hosts(ProcessGroup group, String configured) {
@@ -347,8 +371,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return onlineRecoveries;
     }
 
-    /** Memory per byte of state the configured levels keep (waLBerla's pairwise scheme with double buffers: 5). */
-    public int memoryFactor() {
+    /**
+     * Memory per byte of state the configured levels keep (waLBerla's pairwise scheme with double buffers: 5; XOR
+     * over k: 3 + 2/k; RS(k, m): 3 + 2m/k).
+     */
+    public double memoryFactor() {
         return memoryFactor;
     }
 

@@ -126,7 +126,7 @@ public sealed interface RuntimeEvent {
      * @param memoryFactor memory per byte of state the levels keep
      * @param spares idle spare ranks
      */
-    record OnlineProtection(java.util.List<String> levels, int memoryFactor, int spares) implements RuntimeEvent {
+    record OnlineProtection(java.util.List<String> levels, double memoryFactor, int spares) implements RuntimeEvent {
         public OnlineProtection {
             levels = java.util.List.copyOf(levels);
         }

@@ -20,6 +20,7 @@ import io.ironloop.runtime.event.RuntimeEvent.RecoverySource;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.blocks.BlockSnapshots;
 import io.ironloop.runtime.internal.blocks.Domain;
+import io.ironloop.runtime.internal.blocks.GroupPeers;
 import io.ironloop.runtime.internal.state.ByteArraySource;
 import io.ironloop.runtime.internal.blocks.Ownership;
 import java.io.IOException;
@@ -191,6 +192,9 @@ public final class OnlineRecovery {
         }
         long mapped = System.nanoTime();
 
+        if (committed >= 0) {
+            memory.rebuild(lost, committed, new GroupPeers(g, Map.of())); // erasure-coded levels decode what the lost ranks held
+        }
         Map<Long, List<Integer>> holders = holders(g, committed);
         List<Integer> nowhere = new ArrayList<>();
         for (int b = 0; b < next.blockCount(); b++) {

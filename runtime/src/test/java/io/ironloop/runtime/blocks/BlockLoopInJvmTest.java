@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,10 +26,6 @@ class BlockLoopInJvmTest {
     @TempDir
     Path dir;
 
-    /** The crash of one rank's thread, standing in for a process's death. */
-    private static final class Crashed extends RuntimeException {
-    }
-
     private List<String> run(int size, int spares, int crashRank, long crashAt, Path folder, List<RuntimeEvent> events) throws Exception {
         return run(size, spares, crashRank < 0 ? Set.of() : Set.of(crashRank), crashAt, 2L, folder, events);
     }
@@ -44,60 +39,7 @@ class BlockLoopInJvmTest {
             List<RuntimeEvent> events, java.util.function.BiFunction<InJvmCluster, Integer, ProcessGroup> groupOf) throws Exception {
         Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, diskEvery)
                 .with(BlockKeys.SPARES, (long) spares).with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
-        try (InJvmCluster c = InJvmCluster.open("blocks-" + crashRanks.size() + "-" + spares, size)) {
-            ExecutorService pool = Executors.newFixedThreadPool(size);
-            CountDownLatch together = new CountDownLatch(crashRanks.size()); // the crashing ranks die at the same moment
-            List<Future<String>> out = new ArrayList<>();
-            for (int r = 0; r < size; r++) {
-                int rank = r;
-                out.add(pool.submit(() -> {
-                    ProcessGroup g = groupOf.apply(c, rank);
-                    BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p).group(g)
-                            .settings(Map.of("n", TestHeatBlock.N)).subscribe(e -> {
-                                if (rank == 0) {
-                                    events.add(e);
-                                }
-                            }).start();
-                    try {
-                        loop.run(STEPS, step -> {
-                            int world = step.group().worldRank(step.group().rank());
-                            if (crashRanks.contains(world) && step.iteration() == crashAt) {
-                                together.countDown();
-                                awaitAll(together);
-                                c.crash(world);
-                                throw new Crashed();
-                            }
-                            step.exchangeHalos();
-                            step.blocks().forEach(TestHeatBlock::relax);
-                        });
-                        String d = loop.digest();
-                        return d + " sum=" + loop.sum(TestHeatBlock::total) + " recoveries=" + loop.onlineRecoveries();
-                    } catch (Crashed e) {
-                        return "crashed";
-                    } catch (RecoveryFailedException e) {
-                        return "failed: " + e.getMessage();
-                    } finally {
-                        if (!crashRanks.contains(g.worldRank(g.rank()))) {
-                            loop.close();
-                        }
-                    }
-                }));
-            }
-            List<String> results = new ArrayList<>();
-            for (Future<String> f : out) {
-                results.add(f.get(60, TimeUnit.SECONDS));
-            }
-            pool.shutdownNow();
-            return results;
-        }
-    }
-
-    private static void awaitAll(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return InJvmBlockRuns.run("blocks-" + crashRanks.size() + "-" + spares, p, size, crashRanks, crashAt, STEPS, events, groupOf);
     }
 
     @Test

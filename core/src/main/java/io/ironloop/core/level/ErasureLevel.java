@@ -1,0 +1,594 @@
+package io.ironloop.core.level;
+
+import io.ironloop.BufferPool;
+import io.ironloop.IronloopException;
+import io.ironloop.format.CorruptCheckpointException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Erasure-coded groups in memory (FTI's level 3, SCR's XOR): the ranks form groups of k + m, and every member
+ * keeps, besides its own snapshot, m parity shares of 1/k of a snapshot each, so a group survives the loss of
+ * any m members at a memory cost of ×(1 + m/k) per buffer instead of the partner level's ×2.
+ *
+ * <p><b>Layout.</b> A member's snapshot is one byte stream ({@link StripeLayout}: a header naming its images,
+ * then the images), cut into k segments of S bytes (S: the group's longest stream over k, zero-padded). A
+ * group of n = k + m members has n codewords; codeword r takes its parity shares on the members at positions
+ * r, r+1, …, r+m−1 (mod n) and its data from the k others: position p gives its segment t = (p − m − r) mod n.
+ * So every member holds m parity shares and encodes them itself: each sends its segments to the codewords'
+ * parity holders, which accumulate them chunk by chunk (a reduce-scatter of stripes; no member encodes
+ * for another, and no member holds more than a chunk per sender beyond its shares).
+ *
+ * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while the levels
+ * after it proceed and this thread receives and encodes.
+ *
+ * <p><b>Recovery.</b> {@link #rebuild} is collective over the survivors: in each group that lost at most m
+ * members, the lowest surviving member collects k intact symbols of every codeword the lost members had data
+ * in (survivors' segments and CRC32C-checked parity shares; a damaged share is reported and never used),
+ * decodes the lost segments, and from then on holds the lost members' snapshots like a partner copy
+ * ({@link #holdings}, {@link #read}), until the next commit. A group that lost more than m members, or
+ * whose intact shares are too few, rebuilds nothing: the next level (disk) restores it.
+ *
+ * <p>Threading: as {@link Level}; the sender thread only reads the snapshot being written.
+ */
+public final class ErasureLevel implements Level {
+    private static final Logger LOG = LoggerFactory.getLogger(ErasureLevel.class);
+    /** Tags: stream lengths, then one tag per codeword of a group for its segments, then rebuild transfers. */
+    static final int TAG_LENGTH = PartnerLevel.TAG_BASE + 0x100;
+    static final int TAG_REBUILD = PartnerLevel.TAG_BASE + 0x101;
+    static final int TAG_SEGMENT = PartnerLevel.TAG_BASE + 0x200;
+    /** Segments travel and are encoded in chunks of this many bytes. */
+    static final int CHUNK = 1 << 20;
+
+    private final Supplier<PeerLink> link;
+    private final String name;
+    private final int k;
+    private final int m;
+    private final BufferPool shares = new BufferPool(Long.MAX_VALUE);
+    private final ExecutorService sender;
+    private Stripe writable;
+    private Stripe committed;
+    private Map<Integer, Snapshot> rebuilt = Map.of();
+
+    /**
+     * XOR parity over groups of {@code k} + 1 ranks: one loss per group, memory ×(1 + 1/k) per buffer.
+     *
+     * @param link the current group's connections (read on every write, so a shrink rebinds it)
+     * @throws IllegalArgumentException if k is not in 1..127
+     */
+    public static ErasureLevel xor(Supplier<PeerLink> link, int k) {
+        checkGroup(k, 1);
+        return new ErasureLevel(link, "xor", k, 1);
+    }
+
+    /**
+     * Reed–Solomon RS(k, m) over groups of {@code k + m} ranks: m losses per group, memory ×(1 + m/k) per buffer.
+     *
+     * @param link the current group's connections (read on every write, so a shrink rebinds it)
+     * @throws IllegalArgumentException if k or m is below 1 or k + m exceeds 128
+     */
+    public static ErasureLevel reedSolomon(Supplier<PeerLink> link, int k, int m) {
+        checkGroup(k, m);
+        return new ErasureLevel(link, "rs", k, m);
+    }
+
+    /** A group takes up to 2(k + m) − 1 ranks when the job's size is not a multiple of k + m: its code must exist. */
+    private static void checkGroup(int k, int m) {
+        if (k < 1 || m < 1 || k + m > 128) {
+            throw new IllegalArgumentException("erasure-coded groups need k ≥ 1 and m ≥ 1 with k + m ≤ 128 (a group may grow to "
+                    + "2(k + m) − 1 ranks and a code over GF(2^8) has at most 256 shards), not k = " + k + ", m = " + m);
+        }
+    }
+
+    private ErasureLevel(Supplier<PeerLink> link, String name, int k, int m) {
+        this.link = Objects.requireNonNull(link, "link");
+        this.name = name;
+        this.k = k;
+        this.m = m;
+        this.sender = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ironloop-" + name + "-send");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The code of a group of {@code n} members (a smaller job than k + m keeps m, or n − 1, parity shares). */
+    private ErasureCode code(int n) {
+        int parity = Math.min(m, n - 1);
+        return name.equals("xor") ? ErasureCode.xor(n - 1) : ErasureCode.cauchy(n - parity, parity);
+    }
+
+    /**
+     * The groups of a job of {@code hosts.size()} ranks, each of {@code size} members or a few more (the
+     * remainder is spread), failure-domain aware: when hosts are known, ranks are dealt host by host in turn
+     * and the groups cut from that order, so members share a host only when there are fewer hosts than
+     * members; when unknown (or all on one host), group g takes every G-th rank from g (like the pairwise rule, ranks far apart,
+     * which on a cluster with consecutive ranks per node are on different nodes).
+     */
+    static List<int[]> groupsOf(List<String> hosts, int size) {
+        int p = hosts.size();
+        int count = Math.max(1, p / size);
+        List<int[]> groups = new ArrayList<>();
+        if (hosts.stream().distinct().count() < 2) { // unknown, or one host for all: no domain to spread over
+            for (int g = 0; g < count; g++) {
+                List<Integer> members = new ArrayList<>();
+                for (int r = g; r < p; r += count) {
+                    members.add(r);
+                }
+                groups.add(members.stream().mapToInt(Integer::intValue).toArray());
+            }
+            return groups;
+        }
+        Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+        for (int r = 0; r < p; r++) {
+            byHost.computeIfAbsent(hosts.get(r), h -> new ArrayList<>()).add(r);
+        }
+        int[] order = new int[p];
+        int n = 0;
+        for (int round = 0; n < p; round++) {
+            for (List<Integer> ranks : byHost.values()) {
+                if (round < ranks.size()) {
+                    order[n++] = ranks.get(round);
+                }
+            }
+        }
+        for (int g = 0; g < count; g++) {
+            int[] members = java.util.Arrays.copyOfRange(order, (int) ((long) g * p / count), (int) ((long) (g + 1) * p / count));
+            java.util.Arrays.sort(members);
+            groups.add(members);
+        }
+        return groups;
+    }
+
+    @Override
+    public void write(Chain chain) throws IOException {
+        PeerLink peers = link.get();
+        Snapshot own = chain.snapshot();
+        discard(writable);
+        writable = null;
+        if (peers.size() < 2) {
+            chain.proceed();
+            return;
+        }
+        List<String> hosts = new ArrayList<>(peers.size());
+        for (int r = 0; r < peers.size(); r++) {
+            hosts.add(Objects.requireNonNullElse(peers.host(r), ""));
+        }
+        int[] ranks = groupsOf(hosts, k + m).stream().filter(g -> contains(g, peers.rank())).findFirst().orElseThrow();
+        int[] world = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            world[i] = peers.worldRank(ranks[i]);
+        }
+        StripeLayout mine = new StripeLayout(own);
+        long[] lengths = exchangeLengths(peers, ranks, mine.length());
+        Group group = new Group(world, ranks, code(ranks.length), lengths);
+        int p = group.position(peers.worldRank(peers.rank()));
+        Future<?> sending = sender.submit(() -> {
+            sendSegments(peers, group, p, mine);
+            return null;
+        });
+        Stripe stripe = new Stripe(own.iteration(), group, p, own, new ByteBuffer[group.code.parityShards()],
+                new int[group.code.parityShards()]);
+        try {
+            chain.proceed();
+            encodeShares(peers, stripe);
+        } catch (IOException | RuntimeException | Error e) {
+            PartnerLevel.awaitQuietly(sending);
+            discard(stripe);
+            throw e;
+        }
+        PartnerLevel.await(sending, "the erasure segments");
+        writable = stripe;
+    }
+
+    private static boolean contains(int[] a, int v) {
+        for (int x : a) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every member's stream length, by position in the group: each sends its own to the others. */
+    private static long[] exchangeLengths(PeerLink peers, int[] ranks, long own) {
+        long[] lengths = new long[ranks.length];
+        for (int r : ranks) {
+            if (r != peers.rank()) {
+                peers.send(r, TAG_LENGTH, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, own));
+            }
+        }
+        for (int i = 0; i < ranks.length; i++) {
+            if (ranks[i] == peers.rank()) {
+                lengths[i] = own;
+            } else {
+                ByteBuffer b = peers.receive(ranks[i], TAG_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+                lengths[i] = b.getLong(0);
+                peers.recycle(b);
+            }
+        }
+        return lengths;
+    }
+
+    /** This member's k segments, each to the m parity holders of its codeword, chunk by chunk, straight from the images. */
+    private static void sendSegments(PeerLink peers, Group group, int p, StripeLayout mine) {
+        int n = group.size();
+        ErasureCode code = group.code;
+        for (int t = 0; t < code.dataShards(); t++) {
+            int r = Math.floorMod(p - code.parityShards() - t, n);
+            long from = (long) t * group.segment;
+            long to = Math.min(mine.length(), from + group.segment);
+            List<ByteBuffer> pieces = mine.pieces(from, to, CHUNK);
+            CRC32C crc = new CRC32C();
+            pieces.forEach(piece -> crc.update(piece.duplicate()));
+            for (int i = 0; i < code.parityShards(); i++) {
+                int dest = group.ranks[(r + i) % n];
+                for (ByteBuffer piece : pieces) {
+                    peers.send(dest, TAG_SEGMENT + r, piece);
+                }
+                // the segment's CRC32C last, so that a segment damaged on the way never goes into a parity share
+                peers.send(dest, TAG_SEGMENT + r, ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                        .putInt(0, (int) crc.getValue()));
+            }
+        }
+    }
+
+    /** This member's m parity shares: received chunk by chunk from each codeword's data members and accumulated. */
+    private void encodeShares(PeerLink peers, Stripe s) {
+        Group group = s.group;
+        int n = group.size();
+        ErasureCode code = group.code;
+        int chunk = (int) Math.min(CHUNK, group.segment);
+        byte[] acc = new byte[chunk];
+        byte[] in = new byte[chunk];
+        for (int i = 0; i < code.parityShards(); i++) {
+            int r = Math.floorMod(s.position - i, n);
+            ByteBuffer share = shares.take(group.segment);
+            s.shares[i] = share;
+            CRC32C crc = new CRC32C();
+            CRC32C[] arrived = new CRC32C[code.dataShards()];
+            java.util.Arrays.setAll(arrived, t -> new CRC32C());
+            for (int off = 0; off < group.segment; off += chunk) {
+                int len = Math.min(chunk, group.segment - off);
+                java.util.Arrays.fill(acc, 0, len, (byte) 0);
+                for (int t = 0; t < code.dataShards(); t++) {
+                    int q = (r + code.parityShards() + t) % n;
+                    int expected = (int) Math.max(0, Math.min(len, group.lengths[q] - ((long) t * group.segment + off)));
+                    receiveInto(peers, group.ranks[q], TAG_SEGMENT + r, in, 0, expected);
+                    arrived[t].update(in, 0, expected);
+                    int blocks = (expected + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK; // the padding is zeros
+                    java.util.Arrays.fill(in, expected, blocks, (byte) 0);
+                    ErasureCode.multiplyAdd(code.coefficient(i, t), in, 0, acc, 0, blocks);
+                }
+                share.put(off, acc, 0, len);
+                crc.update(acc, 0, len);
+            }
+            for (int t = 0; t < code.dataShards(); t++) {
+                int q = (r + code.parityShards() + t) % n;
+                ByteBuffer sent = peers.receive(group.ranks[q], TAG_SEGMENT + r).order(ByteOrder.LITTLE_ENDIAN);
+                int expected = sent.getInt(sent.position());
+                peers.recycle(sent);
+                if (expected != (int) arrived[t].getValue()) {
+                    throw new CorruptCheckpointException("segment " + t + " of codeword " + r + " from world rank " + group.world[q], 0,
+                            String.format("fails its CRC32C on arrival: sent %08x, received %08x", expected, (int) arrived[t].getValue()));
+                }
+            }
+            s.crcs[i] = (int) crc.getValue();
+        }
+    }
+
+    /** Receives messages from {@code source} until they filled {@code bytes} bytes of {@code into} from {@code at}. */
+    private static void receiveInto(PeerLink peers, int source, int tag, byte[] into, int at, int bytes) {
+        int filled = 0;
+        while (filled < bytes) {
+            ByteBuffer b = peers.receive(source, tag);
+            int len = b.remaining();
+            if (len > bytes - filled) {
+                peers.recycle(b);
+                throw new IronloopException("rank " + source + " sent " + (filled + len) + " bytes of a segment chunk of " + bytes
+                        + " bytes: its stream length and this rank's disagree");
+            }
+            b.get(b.position(), into, at + filled, len);
+            filled += len;
+            peers.recycle(b);
+        }
+    }
+
+    @Override
+    public void commit(long iteration) {
+        if (writable == null || writable.iteration != iteration) {
+            return;
+        }
+        discard(committed);
+        committed = writable;
+        writable = null;
+        rebuilt = Map.of();
+    }
+
+    @Override
+    public void abort(long iteration) {
+        discard(writable);
+        writable = null;
+    }
+
+    private void discard(Stripe s) {
+        if (s != null) {
+            for (ByteBuffer b : s.shares) {
+                shares.give(b);
+            }
+        }
+    }
+
+    /**
+     * Rebuilds the committed snapshots of the lost members of this rank's group from the survivors, when the
+     * group lost at most m members and has k intact symbols of every codeword needed. Collective over the
+     * survivors in {@code survivors}; the rebuilt snapshots are then held by the group's lowest surviving member.
+     */
+    @Override
+    public void rebuild(Set<Integer> lostWorldRanks, long iteration, PeerLink survivors) {
+        rebuilt = Map.of();
+        Stripe s = committed;
+        if (s == null || s.iteration != iteration) {
+            return;
+        }
+        Group group = s.group;
+        int n = group.size();
+        ErasureCode code = group.code;
+        Map<Integer, Integer> rankOfWorld = new HashMap<>();
+        for (int r = 0; r < survivors.size(); r++) {
+            rankOfWorld.put(survivors.worldRank(r), r);
+        }
+        Set<Integer> lost = new TreeSet<>(); // lost now, or in an earlier recovery since this stripe was written
+        for (int q = 0; q < n; q++) {
+            if (lostWorldRanks.contains(group.world[q]) || !rankOfWorld.containsKey(group.world[q])) {
+                lost.add(q);
+            }
+        }
+        if (lost.isEmpty()) {
+            return;
+        }
+        List<Integer> alive = new ArrayList<>();
+        for (int q = 0; q < n; q++) {
+            if (!lost.contains(q)) {
+                alive.add(q);
+            }
+        }
+        if (lost.size() > code.parityShards()) {
+            LOG.warn("level '{}': group {} lost {} members, more than its {} parity shares cover: the next level restores them", name,
+                    java.util.Arrays.toString(group.world), lost.size(), code.parityShards());
+            return;
+        }
+        int rebuilder = alive.get(0);
+        Set<Integer> needed = new TreeSet<>(); // codewords the lost members have data in
+        for (int x : lost) {
+            for (int t = 0; t < code.dataShards(); t++) {
+                needed.add(Math.floorMod(x - code.parityShards() - t, n));
+            }
+        }
+        StripeLayout mine = new StripeLayout(s.own);
+        if (s.position != rebuilder) {
+            int to = rankOfWorld.get(group.world[rebuilder]);
+            for (int r : needed) {
+                sendSymbol(survivors, to, s, mine, r);
+            }
+            return;
+        }
+        Map<Integer, ByteBuffer> streams = new HashMap<>();
+        for (int x : lost) {
+            streams.put(x, ByteBuffer.allocateDirect(Math.toIntExact(group.lengths[x])));
+        }
+        boolean complete = true;
+        for (int r : needed) {
+            byte[][] shards = new byte[n][];
+            boolean[] present = new boolean[n];
+            for (int q : alive) {
+                int shard = shardOf(q, r, n, code);
+                byte[] symbol = q == s.position ? localSymbol(s, mine, r) : receiveSymbol(survivors,
+                        rankOfWorld.get(group.world[q]), group.segment);
+                if (symbol != null) {
+                    shards[shard] = symbol;
+                    present[shard] = true;
+                }
+            }
+            for (int j = 0; j < n; j++) {
+                if (shards[j] == null) {
+                    shards[j] = new byte[group.segment];
+                }
+            }
+            if (!complete || !code.decode(shards, present, 0, group.segment)) {
+                complete = false;
+                continue;
+            }
+            for (int x : lost) {
+                int t = Math.floorMod(x - code.parityShards() - r, n);
+                if (t < code.dataShards()) {
+                    ByteBuffer stream = streams.get(x);
+                    long from = (long) t * group.segment;
+                    int len = (int) Math.max(0, Math.min(group.segment, stream.capacity() - from));
+                    stream.put((int) from, shards[t], 0, len);
+                }
+            }
+        }
+        if (!complete) {
+            LOG.warn("level '{}': group {} has fewer than {} intact symbols of some codeword: the next level restores world ranks {}",
+                    name, java.util.Arrays.toString(group.world), code.dataShards(), worldOf(group, lost));
+            return;
+        }
+        Map<Integer, Snapshot> out = new HashMap<>();
+        for (int x : lost) {
+            String where = "the " + name + " rebuild of world rank " + group.world[x] + "'s snapshot of iteration " + iteration;
+            try {
+                Snapshot snapshot = StripeLayout.parse(streams.get(x), where);
+                snapshot.images().forEach(i -> i.verified(where));
+                out.put(group.world[x], snapshot);
+            } catch (RuntimeException e) {
+                LOG.warn("level '{}': {} failed ({}): the next level restores it", name, where, e.getMessage());
+            }
+        }
+        rebuilt = out;
+        LOG.info("level '{}': rebuilt the snapshots of world ranks {} at iteration {}", name, out.keySet(), iteration);
+    }
+
+    private static List<Integer> worldOf(Group group, Set<Integer> positions) {
+        return positions.stream().map(q -> group.world[q]).toList();
+    }
+
+    /** Member q's shard number in codeword r: its data column t (0..k−1) or k + its parity index. */
+    private static int shardOf(int q, int r, int n, ErasureCode code) {
+        int i = Math.floorMod(q - r, n);
+        return i < code.parityShards() ? code.dataShards() + i : i - code.parityShards();
+    }
+
+    /** This member's symbol of codeword r: its data segment, or its parity share if intact; null when damaged. */
+    private byte[] localSymbol(Stripe s, StripeLayout mine, int r) {
+        int n = s.group.size();
+        int shard = shardOf(s.position, r, n, s.group.code);
+        byte[] symbol = new byte[s.group.segment];
+        if (shard < s.group.code.dataShards()) {
+            long from = (long) shard * s.group.segment;
+            int at = 0;
+            for (ByteBuffer piece : mine.pieces(from, Math.min(mine.length(), from + s.group.segment), CHUNK)) {
+                int len = piece.remaining();
+                piece.get(symbol, at, len);
+                at += len;
+            }
+            return symbol;
+        }
+        ByteBuffer share = s.shares[shard - s.group.code.dataShards()];
+        int crc = BlockImage.crc(share.duplicate().clear());
+        if (crc != s.crcs[shard - s.group.code.dataShards()]) {
+            LOG.warn("level '{}': this rank's parity share of codeword {} fails its CRC32C (stored {}, computed {}): not used", name, r,
+                    Integer.toHexString(s.crcs[shard - s.group.code.dataShards()]), Integer.toHexString(crc));
+            return null;
+        }
+        share.get(0, symbol);
+        return symbol;
+    }
+
+    /** Sends this member's symbol of codeword r to the rebuilder: a status (1 intact, 0 not), then its bytes. */
+    private void sendSymbol(PeerLink peers, int to, Stripe s, StripeLayout mine, int r) {
+        byte[] symbol = localSymbol(s, mine, r);
+        peers.send(to, TAG_REBUILD, ByteBuffer.wrap(new byte[] {(byte) (symbol == null ? 0 : 1)}));
+        if (symbol != null) {
+            for (int off = 0; off < symbol.length; off += CHUNK) {
+                peers.send(to, TAG_REBUILD, ByteBuffer.wrap(symbol, off, Math.min(CHUNK, symbol.length - off)));
+            }
+        }
+    }
+
+    private static byte[] receiveSymbol(PeerLink peers, int from, int segment) {
+        ByteBuffer status = peers.receive(from, TAG_REBUILD);
+        boolean intact = status.get(status.position()) == 1;
+        peers.recycle(status);
+        if (!intact) {
+            return null;
+        }
+        byte[] symbol = new byte[segment];
+        for (int off = 0; off < segment; off += CHUNK) {
+            receiveInto(peers, from, TAG_REBUILD, symbol, off, Math.min(CHUNK, segment - off));
+        }
+        return symbol;
+    }
+
+    @Override
+    public Map<Long, Long> holdings() {
+        Map<Long, Long> h = new HashMap<>();
+        rebuilt.values().forEach(s -> s.images().forEach(i -> h.put(i.blockId(), s.iteration())));
+        return h;
+    }
+
+    @Override
+    public Optional<BlockImage> read(long blockId, long iteration) {
+        for (Snapshot s : rebuilt.values()) {
+            if (s.iteration() == iteration) {
+                for (BlockImage i : s.images()) {
+                    if (i.blockId() == blockId) {
+                        return Optional.of(i.verified("the " + name + " rebuild of world rank " + s.ownerWorldRank() + "'s snapshot"));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** 2 buffers × m/k of a snapshot per rank (the parity shares of both buffers). */
+    @Override
+    public double copiesInMemory() {
+        return 2.0 * m / k;
+    }
+
+    /** The parity shares of the committed snapshot, for tests that damage one. */
+    List<ByteBuffer> committedShares() {
+        return committed == null ? List.of() : List.of(committed.shares);
+    }
+
+    @Override
+    public void close() {
+        sender.shutdownNow();
+        writable = null;
+        committed = null;
+        rebuilt = Map.of();
+    }
+
+    /** One group as seen by a member at one write: members by world rank and current rank, its code, the stream lengths. */
+    private static final class Group {
+        final int[] world;
+        final int[] ranks;
+        final ErasureCode code;
+        final long[] lengths;
+        final int segment;
+
+        Group(int[] world, int[] ranks, ErasureCode code, long[] lengths) {
+            this.world = world;
+            this.ranks = ranks;
+            this.code = code;
+            this.lengths = lengths;
+            long longest = java.util.Arrays.stream(lengths).max().orElse(0);
+            long s = (longest + code.dataShards() - 1) / code.dataShards();
+            if (s > Integer.MAX_VALUE - ErasureCode.BLOCK) {
+                throw new IronloopException("a snapshot of " + longest + " bytes makes erasure segments over 2 GiB: use a larger group");
+            }
+            // whole blocks of the code, so the chunks (multiples of a block) and the rebuild cut the segment alike
+            this.segment = (int) Math.max(ErasureCode.BLOCK, (s + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK);
+        }
+
+        int size() {
+            return world.length;
+        }
+
+        int position(int worldRank) {
+            for (int q = 0; q < world.length; q++) {
+                if (world[q] == worldRank) {
+                    return q;
+                }
+            }
+            throw new IllegalStateException("world rank " + worldRank + " is not in its group " + java.util.Arrays.toString(world));
+        }
+    }
+
+    /** What this level keeps of one snapshot: its group, this member's own snapshot and its parity shares with their CRC32C. */
+    private record Stripe(long iteration, Group group, int position, Snapshot own, ByteBuffer[] shares, int[] crcs) {
+    }
+}

@@ -1,0 +1,207 @@
+package io.ironloop.core.level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class ErasureLevelTest {
+    private static final long ITERATION = 8;
+
+    private static Snapshot snapshotOf(int rank, int blocks, int bytesEach) {
+        Random random = new Random(rank * 31L + ITERATION);
+        List<BlockImage> images = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            byte[] bytes = new byte[bytesEach + b * 7 + rank]; // stream lengths differ between members: padding matters
+            random.nextBytes(bytes);
+            images.add(BlockImage.of(rank * 100L + b, bytes));
+        }
+        return new Snapshot(rank, ITERATION, images);
+    }
+
+    /** Every rank writes and commits its snapshot through its own level. */
+    private static List<ErasureLevel> writeAll(Wires wires, Function<Supplier<PeerLink>, ErasureLevel> make, int blocks, int bytesEach)
+            throws Exception {
+        List<ErasureLevel> levels = new ArrayList<>();
+        for (int r = 0; r < wires.size; r++) {
+            PeerLink link = wires.link(r);
+            levels.add(make.apply(() -> link));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(wires.size);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int r = 0; r < wires.size; r++) {
+                ErasureLevel level = levels.get(r);
+                Snapshot s = snapshotOf(r, blocks, bytesEach);
+                done.add(pool.submit(() -> {
+                    new LevelChain(List.of(level)).write(s);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        levels.forEach(l -> l.commit(ITERATION));
+        return levels;
+    }
+
+    /** The survivors rebuild after losing {@code lost}, each through a link of the shrunk group. */
+    private static void rebuildAll(Wires wires, List<ErasureLevel> levels, Set<Integer> lost) throws Exception {
+        rebuildAll(wires, levels, lost, java.util.stream.IntStream.range(0, wires.size).filter(r -> !lost.contains(r)).toArray());
+    }
+
+    /** The ranks {@code survivors} rebuild, told of the losses {@code lost} (earlier losses are simply absent). */
+    private static void rebuildAll(Wires wires, List<ErasureLevel> levels, Set<Integer> lost, int[] survivors) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(survivors.length);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < survivors.length; i++) {
+                PeerLink link = wires.link(i, survivors);
+                ErasureLevel level = levels.get(survivors[i]);
+                done.add(pool.submit(() -> level.rebuild(lost, ITERATION, link)));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Which survivor holds each lost rank's images now, checked byte for byte against the original. */
+    private static void assertRebuiltOn(List<ErasureLevel> levels, int lost, int holder, int blocks, int bytesEach) throws Exception {
+        for (BlockImage original : snapshotOf(lost, blocks, bytesEach).images()) {
+            assertThat(levels.get(holder).holdings()).containsEntry(original.blockId(), ITERATION);
+            assertThat(levels.get(holder).read(original.blockId(), ITERATION)).get().isEqualTo(original);
+        }
+    }
+
+    /** Blocks the survivors of losing {@code lost} hold. */
+    private static long heldBlocks(List<ErasureLevel> levels, Set<Integer> lost) throws Exception {
+        long n = 0;
+        for (int r = 0; r < levels.size(); r++) {
+            n += lost.contains(r) ? 0 : levels.get(r).holdings().size();
+        }
+        return n;
+    }
+
+    @Test
+    void groupsOf_unknownHosts_stridedGroups_remainderSpread() {
+        List<String> none = java.util.Collections.nCopies(8, "");
+        assertThat(ErasureLevel.groupsOf(none, 4)).containsExactly(new int[] {0, 2, 4, 6}, new int[] {1, 3, 5, 7});
+        assertThat(ErasureLevel.groupsOf(java.util.Collections.nCopies(10, ""), 4)).extracting(g -> g.length).containsExactly(5, 5);
+        assertThat(ErasureLevel.groupsOf(java.util.Collections.nCopies(3, ""), 4)).containsExactly(new int[] {0, 1, 2});
+    }
+
+    @Test
+    void groupsOf_knownHosts_membersOnDifferentHosts() {
+        // consecutive ranks per host, four hosts of two ranks: every group of four spans four hosts
+        List<String> hosts = List.of("a", "a", "b", "b", "c", "c", "d", "d");
+        for (int[] g : ErasureLevel.groupsOf(hosts, 4)) {
+            assertThat(Arrays.stream(g).mapToObj(hosts::get).distinct().count()).as(Arrays.toString(g)).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void xor_oneLossInEachOfTwoGroups_bothRebuilt_acrossChunkBoundaries() throws Exception {
+        Wires wires = new Wires(6, b -> b);
+        // groups {0, 2, 4} and {1, 3, 5}; 3 images of ~1.5 MB: segments of ~2.3 MB travel in several chunks
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.xor(l, 2), 3, 1_500_000);
+        assertThat(levels.get(0).copiesInMemory()).isEqualTo(1.0);
+        rebuildAll(wires, levels, Set.of(0, 3));
+        assertRebuiltOn(levels, 0, 2, 3, 1_500_000);
+        assertRebuiltOn(levels, 3, 1, 3, 1_500_000);
+        assertThat(heldBlocks(levels, Set.of(0, 3))).isEqualTo(6);
+        levels.forEach(ErasureLevel::close);
+    }
+
+    @Test
+    void xor_twoLossesInOneGroup_nothingRebuilt() throws Exception {
+        Wires wires = new Wires(6, b -> b);
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.xor(l, 2), 2, 5000);
+        rebuildAll(wires, levels, Set.of(0, 2));
+        assertThat(heldBlocks(levels, Set.of(0, 2))).isZero();
+    }
+
+    @Test
+    void rs_mLossesInAGroupRebuilt_mPlusOneNot() throws Exception {
+        Wires wires = new Wires(8, b -> b);
+        // RS(2, 2): groups {0, 2, 4, 6} and {1, 3, 5, 7}
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.reedSolomon(l, 2, 2), 2, 30_000);
+        assertThat(levels.get(0).copiesInMemory()).isEqualTo(2.0);
+        rebuildAll(wires, levels, Set.of(2, 6));
+        assertRebuiltOn(levels, 2, 0, 2, 30_000);
+        assertRebuiltOn(levels, 6, 0, 2, 30_000);
+        rebuildAll(wires, levels, Set.of(0, 2, 6));
+        assertThat(heldBlocks(levels, Set.of(0, 2, 6))).isZero();
+    }
+
+    @Test
+    void aDamagedParityShare_isDetectedAndNeverUsed() throws Exception {
+        // XOR over one group {0, 1, 2}: rank 0's segments are in the codewords whose parity ranks 1 and 2 hold
+        Wires wires = new Wires(3, b -> b);
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.xor(l, 2), 2, 5000);
+        ByteBuffer share = levels.get(1).committedShares().get(0);
+        share.put(17, (byte) (share.get(17) ^ 0x40));
+        rebuildAll(wires, levels, Set.of(0));
+        assertThat(heldBlocks(levels, Set.of(0))).as("with its parity damaged, XOR cannot rebuild: the next level must").isZero();
+
+        // RS(2, 2) over {0, 1, 2, 3}: the damaged share is skipped and another intact one used instead
+        Wires rsWires = new Wires(4, b -> b);
+        List<ErasureLevel> rs = writeAll(rsWires, l -> ErasureLevel.reedSolomon(l, 2, 2), 2, 5000);
+        for (ByteBuffer s : rs.get(1).committedShares()) {
+            s.put(3, (byte) (s.get(3) ^ 1));
+        }
+        rebuildAll(rsWires, rs, Set.of(0));
+        assertRebuiltOn(rs, 0, 1, 2, 5000);
+    }
+
+    @Test
+    void rs_aSecondLossBeforeTheNextSnapshot_countsTheFirstToo() throws Exception {
+        Wires wires = new Wires(8, b -> b);
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.reedSolomon(l, 2, 2), 2, 3000);
+        rebuildAll(wires, levels, Set.of(4));
+        assertRebuiltOn(levels, 4, 0, 2, 3000);
+        // rank 4 is gone from the group but only rank 6 is reported lost now: both are rebuilt from the same stripe
+        rebuildAll(wires, levels, Set.of(6), new int[] {0, 1, 2, 3, 5, 7});
+        assertRebuiltOn(levels, 4, 0, 2, 3000);
+        assertRebuiltOn(levels, 6, 0, 2, 3000);
+    }
+
+    @Test
+    void write_aSegmentDamagedInFlight_isRefusedOnArrival_neverEncoded() {
+        Wires wires = new Wires(3, b -> {
+            if (b.length > 1000) {
+                b[b.length / 2] ^= 1;
+            }
+            return b;
+        });
+        assertThatThrownBy(() -> writeAll(wires, l -> ErasureLevel.xor(l, 2), 2, 5000))
+                .hasRootCauseInstanceOf(io.ironloop.format.CorruptCheckpointException.class).rootCause()
+                .hasMessageContaining("fails its CRC32C on arrival");
+    }
+
+    @Test
+    void abort_keepsTheCommittedStripe() throws Exception {
+        Wires wires = new Wires(3, b -> b);
+        List<ErasureLevel> levels = writeAll(wires, l -> ErasureLevel.xor(l, 2), 1, 100);
+        levels.forEach(l -> l.abort(ITERATION + 4));
+        rebuildAll(wires, levels, Set.of(2));
+        assertRebuiltOn(levels, 2, 0, 1, 100);
+    }
+}
