@@ -139,6 +139,19 @@ public final class ParameterKey<T> {
                 });
     }
 
+    /**
+     * A key whose values a higher layer parses (a {@link ValueType#SCHEDULE}, say): {@code parser} turns the
+     * text into a value or throws {@link IllegalArgumentException} saying what is wrong.
+     *
+     * @param unit the forms or unit shown in the documentation table (may be empty)
+     * @param defaultValue the default, or null when the key is off by default
+     * @param defaultText how the default is shown in the documentation table
+     */
+    public static <T> ParameterKey<T> parsed(String name, ValueType type, String unit, T defaultValue, String defaultText,
+                                             String meaning, Function<String, T> parser) {
+        return new ParameterKey<>(name, type, unit, defaultValue, defaultText, meaning, parser);
+    }
+
     /** A section whose presence switches a feature on; its fields are keys named {@code name.FIELD}. */
     public static ParameterKey<Boolean> section(String name, String meaning) {
         return new ParameterKey<>(name, ValueType.OBJECT, "", null, "absent", meaning, ParameterKey::parseBoolean);

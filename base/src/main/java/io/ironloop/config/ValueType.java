@@ -18,6 +18,11 @@ public enum ValueType {
     PATH("path"),
     /** One of a fixed set of words. */
     CHOICE("choice"),
+    /**
+     * When a checkpoint level saves: a whole number (every N-th chance it gets), a duration with a unit
+     * ({@code 30s}), {@code adaptive} (Young/Daly) or {@code never}; parsed by the layer that defines the key.
+     */
+    SCHEDULE("schedule"),
     /** A JSON object whose presence switches a feature on; its fields are keys of their own. */
     OBJECT("object");
 

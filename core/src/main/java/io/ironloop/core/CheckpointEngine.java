@@ -74,6 +74,7 @@ public final class CheckpointEngine implements AutoCloseable {
     private long nextSequence;
     private volatile LineInfo lastDurable;
     private volatile Duration lastCost = Duration.ZERO;
+    private final CheckpointCosts costs = new CheckpointCosts();
     private Manifest previousManifest;
     private int linesSinceFull;
     private boolean closed;
@@ -324,6 +325,14 @@ public final class CheckpointEngine implements AutoCloseable {
         return lastCost;
     }
 
+    /**
+     * The costs (snapshot to durable) of this engine's recent lines, recorded as each line becomes durable:
+     * what {@link CheckpointPolicy#youngDaly(CheckpointCosts, Duration)} reads.
+     */
+    public CheckpointCosts costs() {
+        return costs;
+    }
+
     /** Committed lines of this engine's series, oldest first. */
     public List<LineInfo> lines() {
         try {
@@ -537,6 +546,7 @@ public final class CheckpointEngine implements AutoCloseable {
             previousManifest = r.summary().manifest();
             linesSinceFull = full ? 0 : linesSinceFull + 1;
             lastCost = Duration.ofNanos(System.nanoTime() - start);
+            costs.record(lastCost);
             lastDurable = r.line();
             try {
                 retention.apply(store, config.series(), meta.settingsFingerprint(), config.retainLines());

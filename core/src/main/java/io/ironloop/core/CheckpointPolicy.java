@@ -25,7 +25,11 @@ public interface CheckpointPolicy {
     /** Whether a checkpoint is due now. */
     boolean due(long nowNanos);
 
-    /** Reports that a checkpoint was taken at {@code nowNanos} and cost {@code cost} (snapshot to durable). */
+    /**
+     * Reports that a checkpoint was taken at {@code nowNanos}; {@code cost} is the newest cost known then (a
+     * line persisted in the background is measured later: {@link #youngDaly} reads its costs from a
+     * {@link CheckpointCosts} instead).
+     */
     void taken(long nowNanos, Duration cost);
 
     /** Always due. */
@@ -94,16 +98,21 @@ public interface CheckpointPolicy {
     }
 
     /**
-     * Young/Daly's optimal interval √(2·C·MTBF), where C is the mean cost of the last five checkpoints
-     * (snapshot to durable) and MTBF the given mean time between failures. Until a cost is known, due at once.
+     * Young/Daly's interval √(2·C·MTBF) ({@link Schedule#youngDaly}), where C is the mean of the recent costs
+     * in {@code costs} — fed where costs are measured, such as {@link CheckpointEngine#costs()}, when a line is
+     * durable — and MTBF the given one. The first checkpoint is due at once (it measures a cost); after it,
+     * none is due until a cost is known.
      */
-    static CheckpointPolicy youngDaly(Duration mtbf) {
-        return youngDaly(mtbf, System::nanoTime);
+    static CheckpointPolicy youngDaly(CheckpointCosts costs, Duration mtbf) {
+        return youngDaly(costs, new MtbfEstimate(mtbf, System::nanoTime), System::nanoTime);
     }
 
-    /** {@link #youngDaly(Duration)} with its starting instant read from {@code nanoClock}. */
-    static CheckpointPolicy youngDaly(Duration mtbf, LongSupplier nanoClock) {
-        return new YoungDaly(mtbf, nanoClock.getAsLong());
+    /**
+     * {@link #youngDaly(CheckpointCosts, Duration)} with an MTBF that learns from failures and a starting
+     * instant read from {@code nanoClock}.
+     */
+    static CheckpointPolicy youngDaly(CheckpointCosts costs, MtbfEstimate mtbf, LongSupplier nanoClock) {
+        return new YoungDaly(costs, mtbf, nanoClock.getAsLong());
     }
 
     /** Due when {@code trigger} was set; reading it clears it. */
@@ -185,45 +194,34 @@ public interface CheckpointPolicy {
         }
     }
 
-    /** See {@link #youngDaly(Duration)}. */
+    /** See {@link #youngDaly(CheckpointCosts, Duration)}. */
     final class YoungDaly implements CheckpointPolicy {
-        private static final int WINDOW = 5;
-        private final double mtbfSeconds;
-        private final double[] costs = new double[WINDOW];
-        private int count;
+        private final CheckpointCosts costs;
+        private final MtbfEstimate mtbf;
         private long lastNanos;
+        private boolean takenOne;
 
-        YoungDaly(Duration mtbf, long startNanos) {
-            if (mtbf.isZero() || mtbf.isNegative()) {
-                throw new IllegalArgumentException("MTBF must be positive: " + mtbf);
-            }
-            this.mtbfSeconds = mtbf.toNanos() / 1e9;
+        YoungDaly(CheckpointCosts costs, MtbfEstimate mtbf, long startNanos) {
+            this.costs = Objects.requireNonNull(costs, "costs");
+            this.mtbf = Objects.requireNonNull(mtbf, "mtbf");
             this.lastNanos = startNanos;
         }
 
-        /** The current interval, or zero while no cost has been measured. */
-        public Duration interval() {
-            if (count == 0) {
-                return Duration.ZERO;
-            }
-            double sum = 0;
-            int n = Math.min(count, WINDOW);
-            for (int i = 0; i < n; i++) {
-                sum += costs[i];
-            }
-            return Duration.ofNanos((long) (Math.sqrt(2 * (sum / n) * mtbfSeconds) * 1e9));
+        /** The current interval, or empty while no cost has been measured. */
+        public java.util.Optional<Duration> interval() {
+            return costs.mean().map(c -> Schedule.youngDaly(c, mtbf.current()));
         }
 
         @Override
         public boolean due(long nowNanos) {
-            return nowNanos - lastNanos >= interval().toNanos();
+            return interval().map(i -> nowNanos - lastNanos >= i.toNanos()).orElse(!takenOne);
         }
 
+        /** Remembers when; the cost comes from the costs given at construction, once it is measured. */
         @Override
         public void taken(long nowNanos, Duration cost) {
-            costs[count % WINDOW] = cost.toNanos() / 1e9;
-            count++;
             lastNanos = nowNanos;
+            takenOne = true;
         }
     }
 }

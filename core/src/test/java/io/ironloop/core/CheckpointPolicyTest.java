@@ -67,13 +67,36 @@ class CheckpointPolicyTest {
 
     @Test
     void youngDaly_intervalIsSqrtTwoCostTimesMtbf() {
-        CheckpointPolicy.YoungDaly p = new CheckpointPolicy.YoungDaly(Duration.ofSeconds(3600), 0);
-        assertThat(p.due(0)).as("no cost measured yet").isTrue();
-        p.taken(0, Duration.ofMillis(500));
-        p.taken(0, Duration.ofMillis(1500));
+        CheckpointCosts costs = new CheckpointCosts();
+        long[] now = {0};
+        CheckpointPolicy.YoungDaly p = (CheckpointPolicy.YoungDaly) CheckpointPolicy.youngDaly(costs,
+                new MtbfEstimate(Duration.ofSeconds(3600), () -> now[0]), () -> now[0]);
+        assertThat(p.due(0)).as("the first checkpoint measures a cost").isTrue();
+        p.taken(0, Duration.ZERO);
+        assertThat(p.due(1000 * S)).as("no cost measured yet: the line is still being written").isFalse();
+        costs.record(Duration.ofMillis(500));
+        costs.record(Duration.ofMillis(1500));
         // mean cost 1 s, MTBF 3600 s -> sqrt(7200) = 84.85 s
-        assertThat(p.interval().toMillis()).isBetween(84_800L, 84_900L);
+        assertThat(p.interval().orElseThrow().toMillis()).isBetween(84_800L, 84_900L);
         assertThat(p.due(80 * S)).isFalse();
         assertThat(p.due(85 * S)).isTrue();
+    }
+
+    @Test
+    void youngDaly_intervalFollowsTheMeasuredCostAndTheLearnedMtbf() {
+        CheckpointCosts costs = new CheckpointCosts();
+        long[] now = {0};
+        MtbfEstimate mtbf = new MtbfEstimate(Duration.ofSeconds(3600), () -> now[0]);
+        CheckpointPolicy.YoungDaly p = (CheckpointPolicy.YoungDaly) CheckpointPolicy.youngDaly(costs, mtbf, () -> now[0]);
+        for (int i = 0; i < CheckpointCosts.WINDOW; i++) {
+            costs.record(Duration.ofSeconds(2));
+        }
+        assertThat(p.interval().orElseThrow().toMillis()).as("sqrt(2*2*3600)").isBetween(119_990L, 120_010L);
+        for (int i = 0; i < CheckpointCosts.WINDOW; i++) {
+            costs.record(Duration.ofMillis(500)); // the level got 4 times cheaper: the window forgets the old costs
+        }
+        assertThat(p.interval().orElseThrow().toMillis()).as("sqrt(2*0.5*3600)").isBetween(59_990L, 60_010L);
+        mtbf.failureSeen(); // (3600 + 0) / (1 + 1)
+        assertThat(p.interval().orElseThrow().toMillis()).as("sqrt(2*0.5*1800)").isBetween(42_420L, 42_440L);
     }
 }
