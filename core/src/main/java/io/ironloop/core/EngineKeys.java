@@ -30,7 +30,8 @@ public final class EngineKeys {
     public static final ParameterKey<Boolean> IGNORE_SETTINGS = ParameterKey.bool("IGNORE_SETTINGS", false,
             "restore even when the checkpoint was made under other settings (fingerprint mismatch)");
     public static final ParameterKey<Duration> MTBF = ParameterKey.duration("MTBF", Duration.ofHours(24), Duration.ofSeconds(1),
-            "mean time between failures for the adaptive (Young/Daly) checkpoint interval");
+            "mean time between failures of the job (any rank lost): the adaptive (Young/Daly) interval of a block loop's in-memory "
+                    + "snapshots (SNAPSHOT_EVERY adaptive); refined by the failures the job sees");
 
     /** Every key, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(FT_FOLDER, RETAIN_LINES, CHUNK_SIZE, COMPRESSION,

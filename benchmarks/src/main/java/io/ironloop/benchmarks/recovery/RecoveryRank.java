@@ -1,6 +1,7 @@
 package io.ironloop.benchmarks.recovery;
 
 import io.ironloop.BufferPool;
+import io.ironloop.core.Schedule;
 import io.ironloop.benchmarks.group.RawTcp;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.level.BlockImage;
@@ -309,7 +310,7 @@ public final class RecoveryRank {
         int perRank = (int) Math.max(1, size / block);
         int ranks = g.size();
         Grid2D layout = new Grid2D(perRank * ranks, 1, false, false);
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 1L).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(1)).with(BlockKeys.DISK_EVERY, Schedule.never());
         Map<Long, Double> capture = new java.util.concurrent.ConcurrentHashMap<>();
         Map<Long, Double> waited = new java.util.concurrent.ConcurrentHashMap<>();
         Loop out = new Loop();
@@ -371,7 +372,7 @@ public final class RecoveryRank {
         int computing = g.size() - spares;
         int world = g.worldRank(g.rank());
         Grid2D layout = new Grid2D(perRank * computing, 1, false, false);
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, every).with(BlockKeys.DISK_EVERY, 0L)
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(every)).with(BlockKeys.DISK_EVERY, Schedule.never())
                 .with(BlockKeys.SPARES, (long) spares);
         boolean[] recovered = {false, false, false};
         try (BlockLoop<BenchBlock> loop = BlockLoop.builder(layout, id -> new BenchBlock(id, block / Double.BYTES)).parameters(p).group(g)

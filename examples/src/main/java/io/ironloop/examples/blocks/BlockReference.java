@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks;
 
+import io.ironloop.core.Schedule;
 import io.ironloop.config.Parameters;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.group.InJvmCluster;
@@ -26,8 +27,8 @@ public final class BlockReference {
     /** Runs {@code example} to the end on one rank. */
     public static <B extends Block> Result run(BlockExample<B> example) {
         // one snapshot, at the last step: the in-memory copy costs nothing here and nothing can fail
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L)
-                .with(BlockKeys.SNAPSHOT_EVERY, example.steps());
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never())
+                .with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(example.steps()));
         try (InJvmCluster cluster = InJvmCluster.open(example.name() + "-reference", 1);
                 BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).parameters(p).group(cluster.group(0))
                         .settings(example.settings()).start()) {

@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks;
 
+import io.ironloop.core.Schedule;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.group.InJvmCluster;
@@ -42,8 +43,8 @@ public final class InJvmBlockRuns {
      */
     public static <B extends Block> List<String> run(BlockExample<B> example, int size, int snapshotEvery, int crashRank, long crashAt,
             Path folder) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, (long) snapshotEvery)
-                .with(BlockKeys.DISK_EVERY, 2L).with(EngineKeys.FT_FOLDER, folder);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(snapshotEvery))
+                .with(BlockKeys.DISK_EVERY, Schedule.every(2)).with(EngineKeys.FT_FOLDER, folder);
         ExecutorService pool = Executors.newFixedThreadPool(size);
         try (InJvmCluster cluster = InJvmCluster.open(example.name() + "-" + size + "-" + crashRank, size)) {
             List<Future<String>> out = new ArrayList<>();
@@ -66,7 +67,7 @@ public final class InJvmBlockRuns {
      * gives it to {@code body}, which runs steps and looks at every block.
      */
     public static <B extends Block> void onOneRank(BlockExample<B> example, Consumer<BlockLoop<B>> body) {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L).with(BlockKeys.SNAPSHOT_EVERY, 1_000_000L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never()).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(1_000_000));
         try (InJvmCluster cluster = InJvmCluster.open(example.name() + "-one", 1);
                 BlockLoop<B> loop = BlockLoop.builder(example.layout(), example::create).parameters(p).group(cluster.group(0)).start()) {
             body.accept(loop);

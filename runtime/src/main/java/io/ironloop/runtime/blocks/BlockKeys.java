@@ -1,19 +1,29 @@
 package io.ironloop.runtime.blocks;
 
 import io.ironloop.config.ParameterKey;
+import io.ironloop.core.Schedule;
+import java.time.Duration;
 import java.util.List;
 
 /** The parameters of a {@link BlockLoop}: its in-memory snapshots, its disk lines, its memory budget and spares. */
 public final class BlockKeys {
-    /** Iterations between two in-memory snapshots. */
-    public static final ParameterKey<Long> SNAPSHOT_EVERY = ParameterKey.integer("SNAPSHOT_EVERY", 10L, 1,
-            "iterations between two in-memory snapshots of a block loop (own memory + partner copies, copied in the background "
-                    + "and committed by a handshake one iteration later); a failure loses at most this many iterations plus one");
+    /** When a block loop snapshots into memory. */
+    public static final ParameterKey<Schedule> SNAPSHOT_EVERY = Schedule.key("SNAPSHOT_EVERY", Schedule.every(10),
+            "when a block loop snapshots into memory (own memory + partner copies, copied in the background and committed by a "
+                    + "handshake one iteration later): every N iterations, every T of wall time (30s), or adaptive: Young/Daly's "
+                    + "sqrt(2 C MTBF) from the measured cost C of its recent snapshots and MTBF; a failure loses at most one interval "
+                    + "plus one iteration");
 
-    /** Every how many snapshots a disk line is written. */
-    public static final ParameterKey<Long> DISK_EVERY = ParameterKey.integer("DISK_EVERY", 10L, 0,
-            "write a block loop's snapshot to disk (FT_FOLDER) on every N-th snapshot, in the background; what a rollback uses when "
-                    + "a rank and every holder of its copy are lost, and what a relaunched job resumes from; 0: never");
+    /** When a block loop writes a snapshot to disk. */
+    public static final ParameterKey<Schedule> DISK_EVERY = Schedule.key("DISK_EVERY", Schedule.every(10),
+            "when a block loop writes a snapshot to disk (FT_FOLDER), in the background: on every N-th snapshot, at the first snapshot "
+                    + "after every T (30m), adaptive (from the measured cost of its recent disk lines and DISK_MTBF), or never (0); what a "
+                    + "rollback uses when a rank and every holder of its copy are lost, and what a relaunched job resumes from");
+
+    /** The MTBF of the failures only the disk recovers. */
+    public static final ParameterKey<Duration> DISK_MTBF = ParameterKey.duration("DISK_MTBF", Duration.ofDays(7), Duration.ofSeconds(1),
+            "mean time between the failures only the disk recovers (a rank and every holder of its copy lost together, the whole "
+                    + "job): the adaptive interval of DISK_EVERY; refined by the rollbacks to disk the job sees");
 
     /** The memory a block loop may use for its state and snapshots, per process. */
     public static final ParameterKey<Long> MEMORY_BUDGET = ParameterKey.size("MEMORY_BUDGET", 0, 0, Long.MAX_VALUE,
@@ -57,8 +67,8 @@ public final class BlockKeys {
                     + "(k + m ≤ 128); xor has m = 1");
 
     /** Every key of this class, in documentation order. */
-    public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, MEMORY_BUDGET, SPARES, HOST, MEMORY_SCHEME,
-            ERASURE_K, ERASURE_M);
+    public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, DISK_MTBF, MEMORY_BUDGET, SPARES, HOST,
+            MEMORY_SCHEME, ERASURE_K, ERASURE_M);
 
     private BlockKeys() {
     }

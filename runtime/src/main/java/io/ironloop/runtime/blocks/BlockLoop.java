@@ -7,13 +7,18 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.core.EngineListener;
+import io.ironloop.core.CheckpointCosts;
 import io.ironloop.core.LineInfo;
+import io.ironloop.core.MtbfEstimate;
+import io.ironloop.core.Schedule;
 import java.time.Duration;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.Cadence;
 import io.ironloop.core.level.DiskLevel;
 import io.ironloop.core.level.ErasureLevel;
+import io.ironloop.core.level.ScheduledLevel;
 import io.ironloop.core.level.Level;
 import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.PartnerLevel;
@@ -60,9 +65,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A block-structured iterative application that keeps going when a process dies (waLBerla's diskless
- * checkpointing and recovery without relaunch). The domain is many {@link Block}s, owned by ranks; every
- * {@code SNAPSHOT_EVERY} iterations each rank snapshots its blocks into its own memory and its partners' (or
- * its erasure-coded group's parity, {@code MEMORY_SCHEME}), and every {@code DISK_EVERY}-th snapshot to disk,
+ * checkpointing and recovery without relaunch). The domain is many {@link Block}s, owned by ranks; as
+ * {@code SNAPSHOT_EVERY} says (every N iterations, every T, or adaptive: Young/Daly from the measured snapshot
+ * cost and {@code MTBF}) each rank snapshots its blocks into its own memory and its partners' (or its
+ * erasure-coded group's parity, {@code MEMORY_SCHEME}), and, as {@code DISK_EVERY} says, to disk,
  * committed by a handshake. When a rank dies, the
  * survivors meet the failure in {@link #run}, shrink the group, restore the lost blocks from the copies,
  * reassign them (to a spare if there is one) and continue from the committed iteration — in the same job.
@@ -100,8 +106,18 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final BlockSnapshots snapshots;
     private final OnlineRecovery recovery;
     private final RankMetrics metrics;
-    private final long snapshotEvery;
     private final double memoryFactor;
+    private final Cadence snapshotCadence;
+    private final ScheduledLevel scheduledDisk;
+    private final CheckpointCosts snapshotCosts = new CheckpointCosts();
+    private final CheckpointCosts diskCosts = new CheckpointCosts();
+    private final MtbfEstimate snapshotMtbf;
+    private final MtbfEstimate diskMtbf;
+    private long capturedIteration = -1;
+    private Duration captureCost = Duration.ZERO;
+    private long stepNanos;
+    private long stepsTimed;
+    private boolean rescheduleDue;
     private long iteration;
     private int onlineRecoveries;
     private boolean closed;
@@ -110,7 +126,27 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         this.parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
         b.subscribers.forEach(events::subscribe);
         events.subscribe(new LauncherEvents(b.launcher, this::currentRank));
-        this.snapshotEvery = parameters.get(BlockKeys.SNAPSHOT_EVERY);
+        this.snapshotCadence = new Cadence("memory", parameters.get(BlockKeys.SNAPSHOT_EVERY));
+        if (snapshotCadence.schedule() instanceof Schedule.Never) {
+            throw new ConfigurationException("SNAPSHOT_EVERY is never, but a block loop recovers from its in-memory snapshots: "
+                    + "give a count (10), a time (30s) or adaptive");
+        }
+        this.snapshotMtbf = MtbfEstimate.startingAt(parameters.get(EngineKeys.MTBF));
+        this.diskMtbf = MtbfEstimate.startingAt(parameters.get(BlockKeys.DISK_MTBF));
+        events.subscribe(e -> {
+            // what a snapshot costs the loop: its capture, and the wait for its handshake one iteration later
+            if (e instanceof RuntimeEvent.Snapshotted s && s.kind() == RuntimeEvent.StateKind.BLOCKS) {
+                capturedIteration = s.iteration();
+                captureCost = s.blocking();
+            } else if (e instanceof RuntimeEvent.Handshake h && h.committed() && h.iteration() == capturedIteration) {
+                snapshotCosts.record(captureCost.plus(h.waited()));
+            } else if (e instanceof RuntimeEvent.RecoveredOnline r) { // the failures each level covers, as the job sees them
+                snapshotMtbf.failureSeen();
+                if (r.source() == RuntimeEvent.RecoverySource.DISK) {
+                    diskMtbf.failureSeen();
+                }
+            }
+        });
         ProcessGroup group = b.group != null ? b.group : b.joiner.apply(parameters);
         RankMetrics rankMetrics = null;
         try {
@@ -134,10 +170,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                 levels.add(others);
                 memoryLevels.add(others);
             }
-            long diskEvery = parameters.get(BlockKeys.DISK_EVERY);
-            this.disk = diskEvery == 0 ? null : openDisk(group, b.settings, diskEvery);
+            Schedule diskEvery = parameters.get(BlockKeys.DISK_EVERY);
+            this.disk = diskEvery instanceof Schedule.Never ? null : openDisk(group, b.settings);
+            this.scheduledDisk = disk == null ? null : new ScheduledLevel(disk, new Cadence(disk.name(), diskEvery));
             if (disk != null) {
-                levels.add(disk);
+                levels.add(scheduledDisk);
             }
             this.chain = new LevelChain(levels);
             this.memoryFactor = chain.memoryFactor();
@@ -161,8 +198,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             group.close();
             throw e;
         }
-        LOG.info("world rank {} of {}: {} blocks here, snapshots every {} iterations on levels {}, memory factor ×{}", domain.worldRank(),
-                group.size(), domain.blocks().size(), snapshotEvery, chain.levels().stream().map(Level::name).toList(), memoryFactor);
+        LOG.info("world rank {} of {}: {} blocks here, snapshots {}{} on levels {}, memory factor ×{}", domain.worldRank(),
+                group.size(), domain.blocks().size(), snapshotCadence.schedule(), scheduledDisk == null ? "" : ", disk lines "
+                + scheduledDisk.cadence().schedule(), chain.levels().stream().map(Level::name).toList(), memoryFactor);
     }
 
     /** The level keeping other ranks' snapshots in memory, as {@code MEMORY_SCHEME} says. */
@@ -180,7 +218,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
     }
 
-    private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings, long every) {
+    private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings) {
         Path folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         int world = group.worldRank(group.rank());
         EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
@@ -188,11 +226,13 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         EngineListener durable = new EngineListener() {
             @Override
             public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+                diskCosts.record(sinceStart);
                 events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), RuntimeEvent.Saved.DISK,
                         sinceStart));
             }
         };
-        return new DiskLevel(Store.directory(folder), config, canonical(settings), Math.toIntExact(every), durable);
+        // every snapshot offered is written: the ScheduledLevel around it decides which are offered
+        return new DiskLevel(Store.directory(folder), config, canonical(settings), 1, durable);
     }
 
     /**
@@ -272,9 +312,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     }
 
     /**
-     * Runs {@code step} until the loop reaches {@code steps} iterations, snapshotting every
-     * {@code SNAPSHOT_EVERY} iterations and at the last, and recovering inside the job from every failure
-     * it can (Algorithm 3: the failure is caught here, never half-way through a step on some ranks only).
+     * Runs {@code step} until the loop reaches {@code steps} iterations, snapshotting as {@code SNAPSHOT_EVERY}
+     * says and at the last, and recovering inside the job from every failure it can (Algorithm 3: the failure
+     * is caught here, never half-way through a step on some ranks only).
      *
      * @throws RecoveryFailedException when a lost rank's blocks have no copy left anywhere
      */
@@ -285,16 +325,20 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             while (iteration < steps) {
                 try {
                     events.publish(new RuntimeEvent.IterationStarted(iteration));
+                    long start = System.nanoTime();
                     step.run(context);
+                    stepNanos += System.nanoTime() - start;
+                    stepsTimed++;
                     iteration++;
-                    if (snapshots.inFlight() && snapshots.settle(domain) == BlockSnapshots.Verdict.FAILED) {
+                    if (snapshots.inFlight() && handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
                         recover(true, System.nanoTime()); // the handshake of the snapshot one iteration ago
                         continue;
                     }
-                    if (iteration % snapshotEvery == 0 || iteration == steps) {
-                        if (snapshots.take(domain, iteration) == BlockSnapshots.Verdict.FAILED) {
-                            recover(true, System.nanoTime());
-                        }
+                    if (snapshotCadence.due(iteration, iteration) || iteration == steps) {
+                        snapshot(iteration);
+                    }
+                    if (rescheduleDue) {
+                        reschedule();
                     }
                 } catch (ProcessFailedException e) {
                     recover(false, System.nanoTime());
@@ -305,11 +349,67 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** The run ends with its last snapshot committed (its handshake made); false when a rank failed meanwhile (recovered). */
     private boolean lastSnapshotSettled() {
-        if (snapshots.settle(domain) == BlockSnapshots.Verdict.FAILED) {
+        if (handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
             recover(true, System.nanoTime());
             return false;
         }
         return true;
+    }
+
+    /** Captures the snapshot of {@code at} (its handshake comes one iteration later); recovers when a rank failed. */
+    private void snapshot(long at) {
+        if (handshake(() -> snapshots.take(domain, at)) == BlockSnapshots.Verdict.FAILED) {
+            recover(true, System.nanoTime());
+        }
+    }
+
+    /** Makes a call that may make a handshake; when it committed a snapshot, the cadence counts from that snapshot. */
+    private BlockSnapshots.Verdict handshake(java.util.function.Supplier<BlockSnapshots.Verdict> call) {
+        long before = snapshots.committed();
+        BlockSnapshots.Verdict verdict = call.get();
+        if (snapshots.committed() != before) {
+            snapshotCadence.saved(snapshots.committed());
+            rescheduleDue = true;
+        }
+        return verdict;
+    }
+
+    /**
+     * Sets when the next in-memory snapshot and disk line are due, for time and adaptive schedules, from figures
+     * every rank agrees on (one allreduce, only when a schedule needs figures): the slowest rank's time per
+     * iteration and its levels' costs, and the smallest MTBF estimate. Collective, after an iteration has been timed.
+     */
+    private void reschedule() {
+        boolean disk = scheduledDisk != null && scheduledDisk.cadence().needsFigures();
+        if (!snapshotCadence.needsFigures() && !disk) {
+            rescheduleDue = false;
+            return;
+        }
+        if (stepsTimed == 0) {
+            return; // not one iteration timed since the start or a recovery: after the next one
+        }
+        // one MAX allreduce: the MTBFs go negated, so that the smallest estimate wins
+        double[] agreed = domain.group().allreduce(new double[] {stepNanos / (double) stepsTimed, nanos(snapshotCosts),
+            nanos(diskCosts), -snapshotMtbf.current().toNanos(), -diskMtbf.current().toNanos()}, ReduceOp.MAX);
+        Duration perIteration = Duration.ofNanos((long) agreed[0]);
+        snapshotCadence.reschedule(perIteration, cost(agreed[1]), Duration.ofNanos((long) -agreed[3]));
+        if (disk) {
+            scheduledDisk.cadence().reschedule(perIteration, cost(agreed[2]), Duration.ofNanos((long) -agreed[4]));
+        }
+        LOG.debug("world rank {}: next snapshot at iteration {}, next disk line at {} ({} per iteration)", domain.worldRank(),
+                snapshotCadence.nextIteration(), scheduledDisk == null ? "never" : scheduledDisk.cadence().nextIteration(), perIteration);
+        stepNanos = 0;
+        stepsTimed = 0;
+        rescheduleDue = false;
+    }
+
+    /** A mean cost in nanoseconds, or -1 while none is known. */
+    private static double nanos(CheckpointCosts costs) {
+        return costs.mean().map(d -> (double) d.toNanos()).orElse(-1.0);
+    }
+
+    private static Optional<Duration> cost(double agreedNanos) {
+        return agreedNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos((long) agreedNanos));
     }
 
     /**
@@ -324,13 +424,15 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
         iteration = recovery.recover(domain, snapshots.committed(), detected);
         onlineRecoveries++;
+        snapshotCadence.saved(iteration); // the next snapshot is one interval after the one the loop resumed from
+        stepNanos = 0;
+        stepsTimed = 0;
+        rescheduleDue = true;
     }
 
     /** Snapshots {@code at} at once (at start and after a recovery, under the new placement), recovering again if need be. */
     private void protect(long at) {
-        if (snapshots.take(domain, at) == BlockSnapshots.Verdict.FAILED) {
-            recover(true, System.nanoTime());
-        }
+        snapshot(at);
     }
 
     /** This process's rank in the current group (it changes after a recovery). */

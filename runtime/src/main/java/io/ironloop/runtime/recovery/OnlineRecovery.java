@@ -327,7 +327,7 @@ public final class OnlineRecovery {
 
     private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason) {
         OptionalLong line = OptionalLong.empty();
-        String why = "no disk level is configured (DISK_EVERY is 0)";
+        String why = "no disk level is configured (DISK_EVERY is never)";
         if (disk != null) {
             // every survivor's background writer is idle before anyone lists the lines, so that no line a rank
             // chooses is replaced (and its older one deleted by retention) while another still reads

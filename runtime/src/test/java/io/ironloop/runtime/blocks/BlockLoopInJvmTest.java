@@ -1,5 +1,6 @@
 package io.ironloop.runtime.blocks;
 
+import io.ironloop.core.Schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
@@ -37,7 +38,7 @@ class BlockLoopInJvmTest {
 
     private List<String> run(int size, int spares, Set<Integer> crashRanks, long crashAt, long diskEvery, Path folder,
             List<RuntimeEvent> events, java.util.function.BiFunction<InJvmCluster, Integer, ProcessGroup> groupOf) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, diskEvery)
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(4)).with(BlockKeys.DISK_EVERY, diskEvery == 0 ? Schedule.never() : Schedule.every(diskEvery))
                 .with(BlockKeys.SPARES, (long) spares).with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
         return InJvmBlockRuns.run("blocks-" + crashRanks.size() + "-" + spares, p, size, crashRanks, crashAt, STEPS, events, groupOf);
     }
@@ -117,7 +118,7 @@ class BlockLoopInJvmTest {
 
     @Test
     void memoryBudgetTooSmall_refusedAtStartWithTheFigures_onEveryRank() throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.MEMORY_BUDGET, 20_000L).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.MEMORY_BUDGET, 20_000L).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster c = InJvmCluster.open("budget", 2)) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             List<Future<String>> out = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.ironloop.runtime.blocks;
 
+import io.ironloop.core.Schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
@@ -30,7 +31,7 @@ class ErasureRecoveryInJvmTest {
     }
 
     private static Parameters parameters(BlockKeys.MemoryScheme scheme, long diskEvery, Path folder) {
-        return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, diskEvery)
+        return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(4)).with(BlockKeys.DISK_EVERY, diskEvery == 0 ? Schedule.never() : Schedule.every(diskEvery))
                 .with(BlockKeys.MEMORY_SCHEME, scheme).with(BlockKeys.ERASURE_K, 2L).with(BlockKeys.ERASURE_M, 2L)
                 .with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
     }

@@ -1,5 +1,6 @@
 package io.ironloop.runtime.blocks;
 
+import io.ironloop.core.Schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
@@ -55,7 +56,7 @@ class MetricsInJvmTest {
     }
 
     private RankZero run(Path folder, long steps, long crashAt) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 4L).with(BlockKeys.DISK_EVERY, 2L)
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(4)).with(BlockKeys.DISK_EVERY, Schedule.every(2))
                 .with(RuntimeKeys.METRICS_PORT, 0L).with(EngineKeys.FT_FOLDER, folder);
         List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
         try (InJvmCluster c = InJvmCluster.open("metrics", SIZE)) {

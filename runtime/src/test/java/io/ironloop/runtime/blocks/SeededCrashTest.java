@@ -1,5 +1,6 @@
 package io.ironloop.runtime.blocks;
 
+import io.ironloop.core.Schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
@@ -32,7 +33,7 @@ class SeededCrashTest {
     Path dir;
 
     private List<String> run(int victim, int crashAt, Path folder) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, 3L).with(BlockKeys.DISK_EVERY, 2L)
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(3)).with(BlockKeys.DISK_EVERY, Schedule.every(2))
                 .with(EngineKeys.FT_FOLDER, folder);
         try (InJvmCluster c = InJvmCluster.open("seeded-" + victim + "-" + crashAt, 4)) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
