@@ -7,6 +7,7 @@ module io.ironloop.core {
 
     exports io.ironloop.core;
     exports io.ironloop.core.level;
+    exports io.ironloop.core.plan;
 
     uses io.ironloop.core.level.RemoteLevels.Provider;
 }
