@@ -7,8 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses and prints durations ({@code 40s}, {@code 250ms}, {@code 2m}, {@code 1.5h}; a bare number is
- * seconds, as in DeLIA's parameter files) and sizes ({@code 512MiB}, {@code 4KiB}, {@code 1GB}; a bare
+ * Parses and prints durations ({@code 40s}, {@code 250ms}, {@code 2m}, {@code 1.5h}, {@code 5y} of 365 days; a
+ * bare number is seconds, as in DeLIA's parameter files) and sizes ({@code 512MiB}, {@code 4KiB}, {@code 1GB}; a bare
  * number is bytes).
  */
 public final class Units {
@@ -33,8 +33,9 @@ public final class Units {
             case "m", "min", "mins", "minute", "minutes" -> BigDecimal.valueOf(60_000_000_000L);
             case "h", "hour", "hours" -> BigDecimal.valueOf(3_600_000_000_000L);
             case "d", "day", "days" -> BigDecimal.valueOf(86_400_000_000_000L);
+            case "y", "year", "years" -> BigDecimal.valueOf(365 * 86_400_000_000_000L);
             default -> throw new IllegalArgumentException("unknown duration unit '" + m.group(2) + "' in '" + text
-                    + "': use ns, us, ms, s, m, h or d");
+                    + "': use ns, us, ms, s, m, h, d or y (365 days)");
         };
         try {
             return Duration.ofNanos(amount.multiply(nanosPerUnit).longValueExact());

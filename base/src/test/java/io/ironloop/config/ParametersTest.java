@@ -28,6 +28,7 @@ class ParametersTest {
         assertThat(Units.parseDuration("40s")).isEqualTo(Duration.ofSeconds(40));
         assertThat(Units.parseDuration("20")).isEqualTo(Duration.ofSeconds(20));
         assertThat(Units.parseDuration("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Units.parseDuration("5y")).isEqualTo(Duration.ofDays(5 * 365));
         assertThat(Units.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
         assertThat(Units.parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
         assertThat(Units.parseSize("512MiB")).isEqualTo(512L << 20);

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             ExportCommand.class,
             RunCommand.class,
+            PlanCommand.class,
         })
 public final class Main implements Runnable {
     /** Exit status of a command that ran and succeeded. */
