@@ -24,10 +24,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code ironloop plan}: recommends levels and intervals for a job (the model: {@link Planner}). */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = {"Recommend storage levels and their checkpoint intervals for a job: for every chain of levels that recovers",
-            "every failure weighed, the Young/Daly interval of each level and the expected overhead, lost work and restore time",
-            "per day, by formula and by a seeded Monte-Carlo simulation of failures over a long virtual run.",
-            "Levels: partner, xor, rs (in memory), disk (local), shared (file system), s3. How to read it: docs/planning.md."})
+        description = {"Recommend storage levels and their checkpoint intervals for a job.",
+            "For every chain of levels that recovers every failure weighed: the Young/Daly interval of each level and the",
+            "expected overhead, lost work and restore time per day, by formula and by a seeded Monte-Carlo simulation of",
+            "failures over a long virtual run. Levels: partner, xor, rs (in memory), disk (local), shared (file system), s3.",
+            "How to read it: docs/planning.md."})
 final class PlanCommand implements Callable<Integer> {
     @Option(names = "--ranks", required = true, description = "Processes of the job.")
     long ranks;

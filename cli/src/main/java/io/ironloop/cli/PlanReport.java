@@ -111,11 +111,15 @@ final class PlanReport {
             Candidate c = plan.candidates().get(i);
             Outcome e = c.expected();
             Outcome s = simulated.get(i).outcome();
-            table.row(c.name(), c.levels().stream().map(l -> human(l.intervalSeconds())).collect(Collectors.joining(" / ")), fmt(e.overheadPct()),
+            boolean keepsUp = c.levels().stream().allMatch(LevelPlan::keepsUp);
+            table.row(c.name() + (keepsUp ? "" : " *"), c.levels().stream().map(l -> human(l.intervalSeconds())).collect(Collectors.joining(" / ")), fmt(e.overheadPct()),
                     fmt(e.lostWorkSecondsPerDay()), fmt(e.recoverySecondsPerDay()), fmt(e.wastePct()), fmt(s.overheadPct()),
                     fmt(s.lostWorkSecondsPerDay()), fmt(s.wastePct()));
         }
         table.print(out);
+        if (plan.candidates().stream().anyMatch(c -> !c.levels().stream().allMatch(LevelPlan::keepsUp))) {
+            out.println("* a level of this chain takes longer to save than its interval: it cannot keep up and its figures do not hold");
+        }
         out.println();
         out.println("costs of one save of the whole job (restore):");
         plan.input().costs().forEach((level, c) -> out.printf(Locale.ROOT, "  %-8s %s (%s), %s%n", level.label(), human(c.checkpointSeconds()),
