@@ -100,11 +100,11 @@ public interface CheckpointPolicy {
     /**
      * Young/Daly's interval √(2·C·MTBF) ({@link Schedule#youngDaly}), where C is the mean of the recent costs
      * in {@code costs} — fed where costs are measured, such as {@link CheckpointEngine#costs()}, when a line is
-     * durable — and MTBF the given one. The first checkpoint is due at once (it measures a cost); after it,
+     * durable — and MTBF the given one, fixed. The first checkpoint is due at once (it measures a cost); after it,
      * none is due until a cost is known.
      */
     static CheckpointPolicy youngDaly(CheckpointCosts costs, Duration mtbf) {
-        return youngDaly(costs, new MtbfEstimate(mtbf, System::nanoTime), System::nanoTime);
+        return youngDaly(costs, MtbfEstimate.fixed(mtbf), System::nanoTime);
     }
 
     /**

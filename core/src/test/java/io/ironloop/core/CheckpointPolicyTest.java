@@ -70,7 +70,7 @@ class CheckpointPolicyTest {
         CheckpointCosts costs = new CheckpointCosts();
         long[] now = {0};
         CheckpointPolicy.YoungDaly p = (CheckpointPolicy.YoungDaly) CheckpointPolicy.youngDaly(costs,
-                new MtbfEstimate(Duration.ofSeconds(3600), () -> now[0]), () -> now[0]);
+                MtbfEstimate.learning(Duration.ofSeconds(3600), () -> now[0]), () -> now[0]);
         assertThat(p.due(0)).as("the first checkpoint measures a cost").isTrue();
         p.taken(0, Duration.ZERO);
         assertThat(p.due(1000 * S)).as("no cost measured yet: the line is still being written").isFalse();
@@ -86,7 +86,7 @@ class CheckpointPolicyTest {
     void youngDaly_intervalFollowsTheMeasuredCostAndTheLearnedMtbf() {
         CheckpointCosts costs = new CheckpointCosts();
         long[] now = {0};
-        MtbfEstimate mtbf = new MtbfEstimate(Duration.ofSeconds(3600), () -> now[0]);
+        MtbfEstimate mtbf = MtbfEstimate.learning(Duration.ofSeconds(3600), () -> now[0]);
         CheckpointPolicy.YoungDaly p = (CheckpointPolicy.YoungDaly) CheckpointPolicy.youngDaly(costs, mtbf, () -> now[0]);
         for (int i = 0; i < CheckpointCosts.WINDOW; i++) {
             costs.record(Duration.ofSeconds(2));

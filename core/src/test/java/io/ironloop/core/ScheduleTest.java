@@ -51,12 +51,16 @@ class ScheduleTest {
     @Test
     void mtbfEstimate_startsAtTheConfiguredValue_andLearnsFromFailuresAndTimeRun() {
         long[] now = {0};
-        MtbfEstimate m = new MtbfEstimate(Duration.ofHours(10), () -> now[0]);
+        MtbfEstimate m = MtbfEstimate.learning(Duration.ofHours(10), () -> now[0]);
         assertThat(m.current()).isEqualTo(Duration.ofHours(10));
         now[0] = Duration.ofHours(2).toNanos();
         m.failureSeen();
         m.failureSeen();
         assertThat(m.current()).as("(10 h + 2 h) / (1 + 2)").isEqualTo(Duration.ofHours(4));
+        MtbfEstimate fixed = MtbfEstimate.fixed(Duration.ofHours(10));
+        fixed.failureSeen();
+        assertThat(fixed.current()).isEqualTo(Duration.ofHours(10));
+        assertThat(fixed.failures()).isEqualTo(1);
     }
 
     @Test

@@ -131,8 +131,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             throw new ConfigurationException("SNAPSHOT_EVERY is never, but a block loop recovers from its in-memory snapshots: "
                     + "give a count (10), a time (30s) or adaptive");
         }
-        this.snapshotMtbf = MtbfEstimate.startingAt(parameters.get(EngineKeys.MTBF));
-        this.diskMtbf = MtbfEstimate.startingAt(parameters.get(BlockKeys.DISK_MTBF));
+        this.snapshotMtbf = MtbfEstimate.learning(parameters.get(EngineKeys.MTBF), System::nanoTime);
+        this.diskMtbf = MtbfEstimate.learning(parameters.get(BlockKeys.DISK_MTBF), System::nanoTime);
         events.subscribe(e -> {
             // what a snapshot costs the loop: its capture, and the wait for its handshake one iteration later
             if (e instanceof RuntimeEvent.Snapshotted s && s.kind() == RuntimeEvent.StateKind.BLOCKS) {
