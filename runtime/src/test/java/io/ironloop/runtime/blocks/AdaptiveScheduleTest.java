@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code SNAPSHOT_EVERY: adaptive} read from a real parameter file: two ranks whose blocks take a chosen
- * time to save (the snapshot's cost C); the wall time between snapshots follows √(2·C·MTBF) when C changes
- * mid-run, and when MTBF does.
+ * time to save (the snapshot's cost C: its capture blocks the loop); the wall time between snapshots follows
+ * √(2·C·MTBF) when C changes mid-run, and when MTBF does.
  */
 class AdaptiveScheduleTest {
     private static final Grid2D GRID = new Grid2D(2, 1, false, false);
@@ -63,7 +63,10 @@ class AdaptiveScheduleTest {
         }
     }
 
-    /** A snapshot committed on rank 0: when (System.nanoTime) and what it cost, as the loop reported it. */
+    /**
+     * A snapshot committed on rank 0: when it was captured (System.nanoTime) and what it cost the loop, as the loop
+     * reported it: its capture plus the wait for its handshake.
+     */
     private record Snap(long iteration, long atNanos, Duration cost) {
     }
 
@@ -76,6 +79,7 @@ class AdaptiveScheduleTest {
         Files.writeString(file, json);
         Parameters p = Parameters.load(BlockLoop.TABLE, file, Map.of(), Map.of());
         List<Snap> snaps = Collections.synchronizedList(new ArrayList<>());
+        Map<Long, Snap> captured = new java.util.concurrent.ConcurrentHashMap<>();
         AtomicLong saveMillis = new AtomicLong(saveMillisAt.applyAsLong(0));
         try (InJvmCluster c = InJvmCluster.open("adaptive-" + System.nanoTime(), 2)) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -85,8 +89,14 @@ class AdaptiveScheduleTest {
                 out.add(pool.submit(() -> {
                     try (BlockLoop<SlowSaveBlock> loop = BlockLoop.builder(GRID, id -> new SlowSaveBlock(id, saveMillis)).parameters(p)
                             .group(c.group(rank)).subscribe(e -> {
-                                if (rank == 0 && e instanceof RuntimeEvent.Saved s && s.level().equals(RuntimeEvent.Saved.MEMORY)) {
-                                    snaps.add(new Snap(s.iteration(), System.nanoTime(), s.sinceSnapshot()));
+                                if (rank != 0) {
+                                    return;
+                                }
+                                if (e instanceof RuntimeEvent.Snapshotted s) {
+                                    captured.put(s.iteration(), new Snap(s.iteration(), System.nanoTime(), s.blocking()));
+                                } else if (e instanceof RuntimeEvent.Handshake h && h.committed() && captured.containsKey(h.iteration())) {
+                                    Snap s = captured.get(h.iteration());
+                                    snaps.add(new Snap(s.iteration(), s.atNanos(), s.cost().plus(h.waited())));
                                 }
                             }).start()) {
                         loop.run(steps, step -> {
