@@ -1,6 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.IronloopException;
+import io.ironloop.IronloopVersion;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -84,12 +85,11 @@ public final class Main implements Runnable {
         spec.commandLine().usage(spec.commandLine().getErr());
     }
 
-    /** Reads the version from the jar manifest, or "development" when running from classes. */
+    /** The version the build recorded ({@link IronloopVersion}), whether run from classes or from a jar. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"ironloop " + (v == null ? "0.1.0-SNAPSHOT" : v)};
+            return new String[] {"ironloop " + IronloopVersion.current()};
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ironloop.format.internal;
 
+import io.ironloop.IronloopVersion;
 import io.ironloop.format.ChunkDescriptor;
 import io.ironloop.format.ChunkSource;
 import io.ironloop.format.Codec;
@@ -77,7 +78,7 @@ public final class WriterEngine {
             }
         }
         this.encoder = new ChunkEncoder(options.compressionLevel());
-        this.json = new ManifestJson(fileName, chunkSize, meta, WriterVersion.get());
+        this.json = new ManifestJson(fileName, chunkSize, meta, IronloopVersion.current());
     }
 
     /** Validates the arguments and writes the header; see {@link io.ironloop.format.CheckpointWriter#open}. */
@@ -185,7 +186,7 @@ public final class WriterEngine {
         write(ByteBuffer.wrap(manifestBytes));
         write(new FileTrailer(manifestOffset, manifestBytes.length, (int) crc.getValue()).encode());
         state = State.FINISHED;
-        Manifest manifest = new Manifest(Layout.MAJOR, WriterVersion.get(), meta, entries, fileName);
+        Manifest manifest = new Manifest(Layout.MAJOR, IronloopVersion.current(), meta, entries, fileName);
         return new WriteSummary(manifest, position, rawBytes, zeroChunks, referencedChunks, compressedChunks, compressionSaved);
     }
 
