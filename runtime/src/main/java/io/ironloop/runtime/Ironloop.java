@@ -54,7 +54,7 @@ import io.ironloop.runtime.tasks.WorkloadScheduler;
  * published copies at {@link #publishLocal()} and {@link #saveGlobal()}; saves and triggers write those
  * copies, never arrays still being modified.
  *
- * <p>Triggers: with {@code TRIGGER_SIGNAL}, SIGTERM/SIGINT (and configured SIGUSR1/2) make the rank save
+ * <p>Triggers: with {@code TRIGGER_SIGNAL} (on unless a parameter file sets it false), SIGTERM/SIGINT (and configured SIGUSR1/2) make the rank save
  * its published local state (and the holders of the global state their published copy) durably, then exit with
  * 128 + signal number. With a {@code PREEMPTION_NOTICE} source, a notice makes the same save before its
  * deadline. After {@link #startHeartbeatMonitoring()}, a member declared failed makes every survivor save

@@ -196,8 +196,8 @@ public final class IronloopBuilder {
                 events.publish(new RuntimeEvent.AlreadyComplete(folder.toString())); // the launcher's fault check names it
             }
             Triggers triggers = signals || notices ? Triggers.start(TriggerOptions.from(p), reacting[0], triggerListener) : null;
-            LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}, triggers: signals {}, notices {}", group.rank(),
-                    group.size(), group.jobId(), folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), signals, notices);
+            LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}; {}", group.rank(), group.size(), group.jobId(),
+                    folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), ProtectionSummary.of(p));
             return new Ironloop(new RuntimeParts(p, group, folder, store, replicator, link, events, global, local, reacting[0],
                     recovery, completionRecord, completion, triggers, metrics));
         } catch (RuntimeException e) {

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * JVM options, each run in a fresh {@code FT_FOLDER}; the wall time of the whole job (every rank JVM's start
  * to the last one's exit) is measured here. <em>Without</em>: global saves never happen
  * ({@code CHECKPOINTING_GLOBAL_ITERATION} 10<sup>9</sup>), no {@code TRIGGER_HEARTBEAT_MONITORING} section
- * and no {@code TRIGGER_SIGNAL}. <em>With</em>: a global save at every iteration
+ * and {@code TRIGGER_SIGNAL} false. <em>With</em>: a global save at every iteration
  * ({@code CHECKPOINTING_GLOBAL_ITERATION} 1), the heartbeat trigger on ({@code TRIGGER_HEARTBEAT_MONITORING}
  * with the group layer's default timing, so the detector itself is the same in both) and
  * {@code TRIGGER_SIGNAL} true. One warm-up pair, then {@code runs} pairs, interleaved in ABBA order (without,
@@ -107,6 +107,7 @@ public final class OverheadBench {
                 p.put("DISK_EVERY", 0);
             } else if (this == WITHOUT) {
                 p.put("CHECKPOINTING_GLOBAL_ITERATION", NEVER);
+                p.put("TRIGGER_SIGNAL", false); // on by default
             } else {
                 p.put("CHECKPOINTING_GLOBAL_ITERATION", 1);
                 p.put("TRIGGER_HEARTBEAT_MONITORING", Map.of("TIME_MAX_WAIT", 5, "SLEEP_THREAD_TIME", 1));

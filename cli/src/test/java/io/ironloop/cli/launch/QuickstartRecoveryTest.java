@@ -74,10 +74,10 @@ class QuickstartRecoveryTest {
     }
 
     @Test
-    void sigtermToRankZero_savesAndExits143_restartBitIdentical_thenAlreadyComplete() throws Exception {
+    void sigtermToRankZero_signalTriggerOnByDefault_savesAndExits143_restartBitIdentical_thenAlreadyComplete() throws Exception {
         String params = """
-                {"FT_FOLDER": "ft", "CHECKPOINTING_GLOBAL_ITERATION": 4, "TRIGGER_SIGNAL": true}
-                """;
+                {"FT_FOLDER": "ft", "CHECKPOINTING_GLOBAL_ITERATION": 4}
+                """; // no TRIGGER_SIGNAL: termination signals save by default
         LaunchResult r = launch(params, b -> b.preempt(new Fault.Preemption(0, Duration.ofMillis(4500))));
         assertThat(r.exitStatus()).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(r.events(TimelineEvent.RANK_EXITED).filter(e -> e.rank() == 0).map(e -> e.longField("status").orElse(-1)))

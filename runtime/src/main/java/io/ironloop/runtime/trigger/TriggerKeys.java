@@ -19,10 +19,15 @@ public final class TriggerKeys {
     /** Azure scheduled events (requires the header {@code Metadata: true}). */
     public static final String DEFAULT_AZURE_URL = "http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01";
 
-    /** DeLIA's key: termination signals make the rank save its local state, then exit with 128 + signal number. */
-    public static final ParameterKey<Boolean> TRIGGER_SIGNAL = ParameterKey.bool("TRIGGER_SIGNAL", false,
+    /**
+     * DeLIA's key: termination signals make the rank save its local state, then exit with 128 + signal number.
+     * On by default (DeLIA's default is off): a scheduler's SIGTERM then saves instead of losing the work;
+     * {@code "TRIGGER_SIGNAL": false} turns it off.
+     */
+    public static final ParameterKey<Boolean> TRIGGER_SIGNAL = ParameterKey.bool("TRIGGER_SIGNAL", true,
             "termination signals (see TRIGGER_SIGNALS) make each rank save its local state durably, then the global state "
-                    + "at a consistent point, then exit with status 128 + signal number (143 for SIGTERM)");
+                    + "at a consistent point, then exit with status 128 + signal number (143 for SIGTERM); false: a signal "
+                    + "ends the rank without saving");
 
     /** Which signals trigger a save when {@link #TRIGGER_SIGNAL} is on. */
     public static final ParameterKey<String> TRIGGER_SIGNALS = ParameterKey.string("TRIGGER_SIGNALS", "TERM,INT",

@@ -23,13 +23,24 @@ class TriggerOptionsTest {
     }
 
     @Test
-    void from_defaults_everythingOff() {
+    void from_defaults_termAndIntSaveAndNoticesOff() {
         TriggerOptions options = load(Map.of());
-        assertThat(options.signals()).isEmpty();
+        assertThat(options.signals()).containsExactly(TerminationSignal.TERM, TerminationSignal.INT);
+        assertThat(options.signalDeadline()).isEqualTo(Duration.ofSeconds(25));
         assertThat(options.preemption()).isEqualTo(PreemptionNoticeSource.NONE);
         assertThat(options.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(options.awsUrl()).isEqualTo(URI.create("http://169.254.169.254/latest/meta-data/spot/instance-action"));
-        assertThat(options).isEqualTo(TriggerOptions.disabled());
+        assertThat(options).isEqualTo(TriggerOptions.builder().signals(EnumSet.of(TerminationSignal.TERM, TerminationSignal.INT)).build());
+    }
+
+    @Test
+    void from_deliasTriggerSignalFalse_everythingOff() {
+        assertThat(load(Map.of("TRIGGER_SIGNAL", "false"))).isEqualTo(TriggerOptions.disabled());
+    }
+
+    @Test
+    void from_signalListAlone_appliesSinceSignalsAreOnByDefault() {
+        assertThat(load(Map.of("TRIGGER_SIGNALS", "TERM,USR1")).signals()).containsExactly(TerminationSignal.TERM, TerminationSignal.USR1);
     }
 
     @Test
@@ -66,7 +77,7 @@ class TriggerOptionsTest {
 
     @Test
     void from_signalListWithoutTriggerSignal_clearError() {
-        assertThatThrownBy(() -> load(Map.of("TRIGGER_SIGNALS", "USR1")))
+        assertThatThrownBy(() -> load(Map.of("TRIGGER_SIGNAL", "false", "TRIGGER_SIGNALS", "USR1")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("TRIGGER_SIGNALS is set").hasMessageContaining("set TRIGGER_SIGNAL to true");
     }
