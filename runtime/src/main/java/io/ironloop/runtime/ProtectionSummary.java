@@ -36,7 +36,7 @@ final class ProtectionSummary {
             off.add("termination signals (TRIGGER_SIGNAL=false in " + p.source(TriggerKeys.TRIGGER_SIGNAL)
                     + ": SIGTERM ends a rank without saving)");
         }
-        if (p.get(GroupKeys.TRIGGER_HEARTBEAT_MONITORING)) {
+        if (p.isSet(GroupKeys.TRIGGER_HEARTBEAT_MONITORING)) {
             on.add("local state on a detected rank failure (" + p.get(GroupKeys.TYPE) + " heartbeat, suspicion after "
                     + seconds(p.get(GroupKeys.TIME_MAX_WAIT)) + ", once startHeartbeatMonitoring() is called)");
         } else {
