@@ -1,5 +1,6 @@
 package com.example;
 
+import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.runtime.Ironloop;
 import java.util.Locale;
@@ -13,13 +14,26 @@ import java.util.Map;
  * failed.
  *
  * <p>Usage: {@code MyLoop [cells [steps [millisPerStep]]]}; rank 0 prints {@code result <value>} on
- * standard output.
+ * standard output. Exit status: 0 done, {@value #PEER_LOST} when another rank was lost (this rank saved what
+ * it could; restart the job), 128 + signal after a termination signal's save, 1 on any other error.
  */
 public final class MyLoop {
+    /** Exit status of a rank that lost a peer (EX_TEMPFAIL): a Kubernetes pod failure policy ignores it. */
+    public static final int PEER_LOST = 75;
+
     private MyLoop() {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        try {
+            run(args);
+        } catch (ProcessFailedException e) { // thrown by the next group operation after a rank was lost
+            System.err.println("a rank was lost; this rank saved its state and exits " + PEER_LOST + " to be restarted: " + e.getMessage());
+            System.exit(PEER_LOST);
+        }
+    }
+
+    private static void run(String[] args) throws InterruptedException {
         int cells = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         long pause = args.length > 2 ? Long.parseLong(args[2]) : 0; // stands for real computation

@@ -57,7 +57,8 @@ final class ProtectionSummary {
 
     private static String globalGates(Parameters p) {
         List<String> gates = new ArrayList<>();
-        p.find(RuntimeKeys.CHECKPOINTING_GLOBAL_ITERATION).ifPresent(n -> gates.add("every " + n + "th saveGlobal() call"));
+        p.find(RuntimeKeys.CHECKPOINTING_GLOBAL_ITERATION).filter(n -> n > 1)
+                .ifPresent(n -> gates.add("once every " + n + " saveGlobal() calls"));
         p.find(RuntimeKeys.CHECKPOINTING_TIME_GLOBAL).ifPresent(t -> gates.add("at most every " + seconds(t)));
         return gates.isEmpty() ? "every saveGlobal() call" : String.join(" and ", gates);
     }

@@ -37,7 +37,7 @@ class ProtectionSummaryTest {
                 """));
         String on = line.substring(0, line.indexOf("; not protected:"));
         String off = line.substring(line.indexOf("; not protected:"));
-        assertThat(on).contains("global state at every 5th saveGlobal() call and at most every 30 s",
+        assertThat(on).contains("global state at once every 5 saveGlobal() calls and at most every 30 s",
                 "local state on a detected rank failure (RING heartbeat, suspicion after 3 s").doesNotContain("SIGTERM");
         assertThat(off).contains("termination signals (TRIGGER_SIGNAL=false in ", "params.json",
                 ": SIGTERM ends a rank without saving)").doesNotContain("SIGUSR1");
@@ -47,9 +47,9 @@ class ProtectionSummaryTest {
     void of_slurmAndCloud_usr1AndNoticesProtected() throws Exception {
         String line = ProtectionSummary.of(load("""
                 {"TRIGGER_SIGNALS": "TERM,USR1", "TRIGGER_SIGNAL_DEADLINE": "500ms", "PREEMPTION_NOTICE": "AWS",
-                 "CHECKPOINTING_TIME_LOCAL": 60}
+                 "CHECKPOINTING_TIME_LOCAL": 60, "CHECKPOINTING_GLOBAL_ITERATION": 1}
                 """));
-        assertThat(line).contains("local + global state on SIGTERM/SIGUSR1 (saved within 500 ms", "local state on a preemption notice (AWS)")
+        assertThat(line).contains("global state at every saveGlobal() call", "local + global state on SIGTERM/SIGUSR1 (saved within 500 ms", "local state on a preemption notice (AWS)")
                 .doesNotContain("PREEMPTION_NOTICE=NONE", "CHECKPOINTING_TIME_LOCAL off", "SIGUSR1 (Slurm");
     }
 }
