@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SlurmScriptIT {
     private static final int TASKS = 2;
     private static final int CELLS = 300;
-    private static final int STEPS = 16;
+    private static final int STEPS = 12;
     private static final Pattern LINE = Pattern.compile("line-(\\d+)\\.commit");
 
     private final String marker = "slurm-it-" + UUID.randomUUID().toString().substring(0, 8);
@@ -112,7 +112,7 @@ class SlurmScriptIT {
         env.put("IRONLOOP_GROUP_BIND_PORT", Integer.toString(freePortPair()));
         env.putAll(extra);
         return Processes.start(List.of("bash", TemplateBuild.ROOT.resolve("examples/slurm/ironloop.sbatch").toString(),
-                Integer.toString(CELLS), Integer.toString(STEPS), "250"), dir, env, "job");
+                Integer.toString(CELLS), Integer.toString(STEPS), "200"), dir, env, "job");
     }
 
     /** Waits until step {@code step}'s ranks have saved the global state at iteration 3 or later; returns their PIDs. */

@@ -198,9 +198,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             group.close();
             throw e;
         }
-        LOG.info("world rank {} of {}: {} blocks here, snapshots {}{} on levels {}, memory factor ×{}", domain.worldRank(),
-                group.size(), domain.blocks().size(), snapshotCadence.schedule(), scheduledDisk == null ? "" : ", disk lines "
-                + scheduledDisk.cadence().schedule(), chain.levels().stream().map(Level::name).toList(), memoryFactor);
+        LOG.info("world rank {} of {}: {} blocks here, snapshots {}{} on levels {}, memory factor ×{}; not protected: {}termination "
+                        + "signals and preemption notices (a block loop has no trigger; TRIGGER_SIGNAL does not apply: SIGTERM ends "
+                        + "the rank like a crash)", domain.worldRank(), group.size(), domain.blocks().size(), snapshotCadence.schedule(),
+                scheduledDisk == null ? "" : ", disk lines " + scheduledDisk.cadence().schedule(),
+                chain.levels().stream().map(Level::name).toList(), memoryFactor,
+                disk == null ? "a relaunched job (DISK_EVERY 0: nothing on disk), " : "");
     }
 
     /** The level keeping other ranks' snapshots in memory, as {@code MEMORY_SCHEME} says. */
