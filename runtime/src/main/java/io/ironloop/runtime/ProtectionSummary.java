@@ -1,6 +1,7 @@
 package io.ironloop.runtime;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.level.LevelKeys;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.runtime.trigger.PreemptionNoticeSource;
 import io.ironloop.runtime.trigger.TerminationSignal;
@@ -47,6 +48,11 @@ final class ProtectionSummary {
             on.add("local state on a preemption notice (" + notices + ")");
         } else {
             off.add("cloud preemption notices (PREEMPTION_NOTICE=NONE)");
+        }
+        p.find(LevelKeys.SHARED_FOLDER).ifPresent(f -> on.add("copies of every line in SHARED_FOLDER " + f));
+        p.find(LevelKeys.S3_URI).ifPresent(u -> on.add("copies of every line in " + u));
+        if (p.find(LevelKeys.SHARED_FOLDER).isEmpty() && p.find(LevelKeys.S3_URI).isEmpty()) {
+            off.add("the loss of FT_FOLDER's disk if it is a node's own (no SHARED_FOLDER or S3_URI copy)");
         }
         if (p.find(RuntimeKeys.CHECKPOINTING_TIME_LOCAL).isEmpty()) {
             off.add("local state between triggers (CHECKPOINTING_TIME_LOCAL off)");

@@ -26,7 +26,7 @@ class ProtectionSummaryTest {
                 + "local + global state on SIGINT/SIGTERM (saved within 25 s, then exit 128+signal); not protected: ");
         assertThat(line.substring(line.indexOf("not protected:"))).contains("SIGUSR1 (Slurm --signal=USR1@T",
                 "saves on a rank failure (no TRIGGER_HEARTBEAT_MONITORING)", "cloud preemption notices (PREEMPTION_NOTICE=NONE)",
-                "local state between triggers (CHECKPOINTING_TIME_LOCAL off)", "SIGKILL");
+                "local state between triggers (CHECKPOINTING_TIME_LOCAL off)", "no SHARED_FOLDER or S3_URI copy", "SIGKILL");
     }
 
     @Test
@@ -47,9 +47,10 @@ class ProtectionSummaryTest {
     void of_slurmAndCloud_usr1AndNoticesProtected() throws Exception {
         String line = ProtectionSummary.of(load("""
                 {"TRIGGER_SIGNALS": "TERM,USR1", "TRIGGER_SIGNAL_DEADLINE": "500ms", "PREEMPTION_NOTICE": "AWS",
-                 "CHECKPOINTING_TIME_LOCAL": 60, "CHECKPOINTING_GLOBAL_ITERATION": 1}
+                 "CHECKPOINTING_TIME_LOCAL": 60, "CHECKPOINTING_GLOBAL_ITERATION": 1, "S3_URI": "s3://bucket/run"}
                 """));
         assertThat(line).contains("global state at every saveGlobal() call", "local + global state on SIGTERM/SIGUSR1 (saved within 500 ms", "local state on a preemption notice (AWS)")
-                .doesNotContain("PREEMPTION_NOTICE=NONE", "CHECKPOINTING_TIME_LOCAL off", "SIGUSR1 (Slurm");
+                .contains("copies of every line in s3://bucket/run")
+                .doesNotContain("PREEMPTION_NOTICE=NONE", "CHECKPOINTING_TIME_LOCAL off", "SIGUSR1 (Slurm", "no SHARED_FOLDER");
     }
 }
