@@ -5,7 +5,7 @@
  * which copies are current. {@link io.ironloop.device.Device#launch} runs a {@link io.ironloop.device.Kernel}
  * whose every array argument carries an {@link io.ironloop.device.Intent}: stale inputs are transferred first,
  * outputs invalidate the other copies. Host access ({@link io.ironloop.device.DeviceArray#host}) goes through
- * the same tracking. {@link io.ironloop.device.Devices} opens pure-Java CPU devices or OpenCL devices (PoCL's
+ * the same tracking. {@link io.ironloop.device.DeviceSet#open DeviceSet.open} opens pure-Java CPU devices or OpenCL devices (PoCL's
  * CPU device split with {@code clCreateSubDevices} where no GPU exists).
  *
  * <p>{@link io.ironloop.device.DeviceSession} connects arrays to the checkpoint engine: its checkpoint brings
