@@ -21,4 +21,5 @@ module io.ironloop.runtime {
     exports io.ironloop.runtime.trigger;
     exports io.ironloop.runtime.event;
     exports io.ironloop.runtime.blocks;
+    exports io.ironloop.runtime.skeleton;
 }

@@ -1,0 +1,136 @@
+package io.ironloop.runtime.skeleton;
+
+import io.ironloop.core.StateSink;
+import io.ironloop.core.StateSource;
+import io.ironloop.runtime.IncompatibleRestartException;
+import io.ironloop.runtime.blocks.HaloBlock;
+
+/**
+ * One part of a skeleton's domain as a block of the underlying {@link io.ironloop.runtime.blocks.BlockLoop}: its
+ * two domains (read and write), its checkpoint image and its end of the routing plan. Direction {@code d} of the
+ * block layout is the part {@code (id + d) mod parts} ({@link PartLayout}).
+ *
+ * <p>Checkpoint image (the skeleton's checkpoint contents): {@code int version, int parts}, the domain's box, {@code
+ * int input}, the read domain's box and elements, and — when the input domain is registered — the write domain's
+ * box and elements. A box is {@code int dims} then per dimension {@code int lo, int hi}.
+ */
+final class Part<D extends DoubleDomain> implements HaloBlock {
+    private static final int VERSION = 1;
+
+    private final int id;
+    private final Skeleton<D>.Shared shared;
+    private D read;
+    private D write;
+    /** This rank's proposal for a measured checkpoint condition, reported through a recovered sum. */
+    double proposal;
+
+    @SuppressWarnings("unchecked")
+    Part(int id, Skeleton<D>.Shared shared) {
+        this.id = id;
+        this.shared = shared;
+        Box first = shared.partition.needed(id, shared.parts, shared.firstStep());
+        this.read = (D) DoubleDomain.of(first, shared.order);
+        this.write = (D) DoubleDomain.of(first, shared.order);
+        shared.kernel.init(id, read, write);
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    D read() {
+        return read;
+    }
+
+    /** Computes {@code step}: the write domain covers what the part possesses now and needs at {@code next}. */
+    void calculate(long step, long next) {
+        Box possessed = shared.partition.possessed(id, shared.parts, step);
+        write.resize(possessed.hull(shared.partition.needed(id, shared.parts, next)));
+        shared.kernel.calculate(read, write, possessed, step);
+    }
+
+    void swapDomains() {
+        D t = read;
+        read = write;
+        write = t;
+    }
+
+    @Override
+    public double[] haloFor(int direction) {
+        Box r = shared.plan.region(id, (id + direction) % shared.parts);
+        if (r == null) {
+            return null;
+        }
+        double[] out = new double[(int) r.size()];
+        write.copyOut(r, out, 0);
+        return out;
+    }
+
+    @Override
+    public void acceptHalo(int direction, double[] data) {
+        int from = (id + direction) % shared.parts;
+        Box r = shared.plan.region(from, id);
+        if (r == null || r.size() != data.length) {
+            throw new IllegalStateException("part " + id + " got " + data.length + " elements from part " + from + " where the routing "
+                    + "plan moves " + r);
+        }
+        write.copyIn(r, data, 0);
+    }
+
+    @Override
+    public void save(StateSink sink) {
+        sink.putInt(VERSION);
+        sink.putInt(shared.parts);
+        putBox(sink, shared.domain);
+        boolean input = shared.checkpointInput;
+        sink.putInt(input ? 1 : 0);
+        putBox(sink, read.box());
+        sink.putDoubles(read.data());
+        if (input) {
+            putBox(sink, write.box());
+            sink.putDoubles(write.data());
+        }
+    }
+
+    @Override
+    public void restore(StateSource source) {
+        int version = source.getInt();
+        int parts = source.getInt();
+        Box domain = getBox(source);
+        if (version != VERSION || parts != shared.parts || !domain.equals(shared.domain)) {
+            throw new IncompatibleRestartException("part " + id + "'s checkpoint (version " + version + ") is of a domain " + domain
+                    + " in " + parts + " parts, this skeleton's is " + shared.domain + " in " + shared.parts + " parts: restart with the "
+                    + "same domain and number of parts (the number of processes may differ), or start fresh");
+        }
+        boolean input = source.getInt() == 1;
+        read.resize(getBox(source));
+        source.getDoubles(read.data());
+        if (input) {
+            write.resize(getBox(source));
+            source.getDoubles(write.data());
+        }
+    }
+
+    private static void putBox(StateSink sink, Box b) {
+        sink.putInt(b.dims());
+        for (int d = 0; d < b.dims(); d++) {
+            sink.putInt(b.lo(d));
+            sink.putInt(b.hi(d));
+        }
+    }
+
+    private static Box getBox(StateSource source) {
+        int dims = source.getInt();
+        if (dims < 1 || dims > 64) {
+            throw new IllegalStateException("a part's checkpoint holds a box of " + dims + " dimensions");
+        }
+        int[] lo = new int[dims];
+        int[] hi = new int[dims];
+        for (int d = 0; d < dims; d++) {
+            lo[d] = source.getInt();
+            hi[d] = source.getInt();
+        }
+        return Box.of(lo, hi);
+    }
+}

@@ -1,0 +1,137 @@
+package io.ironloop.runtime.skeleton;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What moves between parts after a step's calculation, computed from the {@link Partition} (FTG's
+ * {@code ftg_Routing_plan}, border exchange): part {@code to} receives from part {@code from} the data {@code from}
+ * possessed at the step that {@code to} needs at the next step, {@code possessed(from, step) ∩ needed(to, next)}.
+ * Making a plan checks the partition: the possessed boxes of both steps must cover the domain exactly, each
+ * needed box must lie in the domain and hold its possessed box. Immutable.
+ */
+public final class RoutingPlan {
+    private final int parts;
+    private final Box[][] regions; // [from][to], null when nothing moves
+
+    private RoutingPlan(int parts, Box[][] regions) {
+        this.parts = parts;
+        this.regions = regions;
+    }
+
+    /**
+     * The border exchange after {@code step}, towards {@code next}.
+     *
+     * @throws IllegalArgumentException naming the offending parts and boxes, if the partition leaves part of the
+     *     domain to nobody, gives it to two parts, or needs data outside the domain
+     */
+    public static RoutingPlan borders(Box domain, Partition partition, int parts, long step, long next) {
+        Box[] possessed = check(domain, partition, parts, step);
+        Box[] needed = next == step ? neededAt(domain, partition, parts, step, possessed) : neededAt(domain, partition, parts, next,
+                check(domain, partition, parts, next));
+        Box[][] regions = new Box[parts][parts];
+        for (int from = 0; from < parts; from++) {
+            for (int to = 0; to < parts; to++) {
+                Box r = possessed[from].intersect(needed[to]);
+                if (from != to && !r.isEmpty()) {
+                    regions[from][to] = r;
+                }
+            }
+        }
+        return new RoutingPlan(parts, regions);
+    }
+
+    /** The possessed boxes of {@code step}, checked to tile the domain. */
+    static Box[] check(Box domain, Partition partition, int parts, long step) {
+        Box[] possessed = new Box[parts];
+        long total = 0;
+        List<String> problems = new ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            possessed[p] = partition.possessed(p, parts, step);
+            if (possessed[p].dims() != domain.dims() || !domain.contains(possessed[p])) {
+                problems.add("part " + p + " possesses " + possessed[p] + ", outside the domain " + domain);
+                continue;
+            }
+            total += possessed[p].size();
+            for (int q = 0; q < p; q++) {
+                Box overlap = possessed[p].intersect(possessed[q]);
+                if (!overlap.isEmpty()) {
+                    problems.add("parts " + q + " and " + p + " both possess " + overlap);
+                }
+            }
+        }
+        if (problems.isEmpty() && total != domain.size()) {
+            problems.add("the parts possess " + total + " of the domain's " + domain.size() + " elements: " + uncovered(domain, possessed)
+                    + " belongs to no part");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("the partition of " + domain + " into " + parts + " parts at step " + step
+                    + " is invalid: " + String.join("; ", problems));
+        }
+        return possessed;
+    }
+
+    private static Box[] neededAt(Box domain, Partition partition, int parts, long step, Box[] possessed) {
+        Box[] needed = new Box[parts];
+        for (int p = 0; p < parts; p++) {
+            needed[p] = partition.needed(p, parts, step);
+            if (needed[p].dims() != domain.dims() || !domain.contains(needed[p]) || !needed[p].contains(possessed[p])) {
+                throw new IllegalArgumentException("the partition of " + domain + " at step " + step + " is invalid: part " + p
+                        + " needs " + needed[p] + ", which must lie in the domain and hold what it possesses, " + possessed[p]);
+            }
+        }
+        return needed;
+    }
+
+    /** Some element of the domain no possessed box holds, as a one-element box (called only when one exists). */
+    private static String uncovered(Box domain, Box[] possessed) {
+        int n = domain.dims();
+        int[] c = new int[n];
+        for (int d = 0; d < n; d++) {
+            c[d] = domain.lo(d);
+        }
+        while (true) {
+            int[] hi = c.clone();
+            for (int d = 0; d < n; d++) {
+                hi[d]++;
+            }
+            Box cell = Box.of(c, hi);
+            boolean held = false;
+            for (Box b : possessed) {
+                held |= b.contains(cell);
+            }
+            if (!held) {
+                return "element " + cell;
+            }
+            int d = n - 1;
+            while (d >= 0 && ++c[d] == domain.hi(d)) {
+                c[d] = domain.lo(d);
+                d--;
+            }
+            if (d < 0) {
+                return "some element";
+            }
+        }
+    }
+
+    /** The number of parts. */
+    public int parts() {
+        return parts;
+    }
+
+    /** The box part {@code from} sends to part {@code to}, or null when it sends nothing. */
+    public Box region(int from, int to) {
+        return regions[from][to];
+    }
+
+    /** The number of (from, to) pairs that exchange data. */
+    public int transfers() {
+        int n = 0;
+        for (Box[] row : regions) {
+            for (Box r : row) {
+                n += r == null ? 0 : 1;
+            }
+        }
+        return n;
+    }
+}

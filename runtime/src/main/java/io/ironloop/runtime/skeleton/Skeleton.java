@@ -1,0 +1,343 @@
+package io.ironloop.runtime.skeleton;
+
+import io.ironloop.config.Parameters;
+import io.ironloop.core.Snapshotable;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.runtime.blocks.BlockKeys;
+import io.ironloop.runtime.blocks.BlockLoop;
+import io.ironloop.runtime.blocks.StepContext;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.internal.state.RankInputs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.ToDoubleBiFunction;
+
+/**
+ * A fault-tolerant loop skeleton over a distributed domain (FT-GReLoSSS, MoLOToF): the application gives a
+ * {@link Kernel} (the calculation and the step iterator), a {@link Partition} of the domain into parts and the
+ * domain's {@link Box}; the skeleton owns the loop — <b>calculate</b> (read domain → write domain) → <b>conditional
+ * communication</b> (the border exchange of the {@link RoutingPlan}) → <b>swap</b> → <b>checkpoint</b> when the
+ * {@link CheckpointCondition} says so — and the recovery.
+ *
+ * <pre>{@code
+ * try (Skeleton<Domain2D> skeleton = Skeleton.builder(domain, 8, Partition.slabs(domain, 0, 1), kernel)
+ *         .checkpointInput(false).start()) {          // unregister the input domain: half-size checkpoints
+ *     skeleton.run();
+ *     System.out.println("result sha256=" + skeleton.digest());
+ * }
+ * }</pre>
+ *
+ * <p>The parts are the blocks of a {@link BlockLoop}, spread over the ranks; its levels (own memory, partner copies,
+ * disk lines) keep the checkpoints and its recovery component handles failures: a rank lost during the run is
+ * recovered inside the job (the survivors take its parts over from the in-memory copies, or from disk), a job
+ * that was stopped resumes from the newest disk line complete for every part — negotiated by the ranks' agreement
+ * — after re-executing the light operations (the step iterator and {@link Kernel#init}). The number of parts is
+ * fixed for a run, the number of ranks is not: a restart on M ranks (at most the number of parts) assigns the
+ * parts anew and each rank reads its parts from whichever old ranks' files hold them.
+ *
+ * <p>Checkpoint contents: by default each part's read and write domains and the loop's step; {@link
+ * Builder#checkpointInput(boolean) checkpointInput(false)} leaves out the input domain (useless after the swap),
+ * halving the checkpoint, and {@link Builder#register} adds application data.
+ *
+ * <p>Threading: one application thread per rank. Collective: every rank makes the same calls in the same order.
+ *
+ * @param <D> the domain type the kernel works on
+ */
+public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
+    /** The underlying loop's own snapshot interval: out of the way, the skeleton decides where checkpoints go. */
+    private static final long NO_OWN_SNAPSHOTS = 1L << 62;
+
+    private final Shared shared;
+    private final long[] steps;
+    private final BlockLoop<Part<D>> loop;
+    private volatile CheckpointCondition condition;
+    private double stepSeconds;
+    private double checkpointSeconds;
+
+    private Skeleton(Builder<D> b) {
+        Parameters parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
+        this.condition = b.condition != null ? b.condition : CheckpointCondition.everySteps(parameters.get(BlockKeys.SNAPSHOT_EVERY));
+        this.steps = stepList(b.kernel);
+        this.shared = new Shared(b, steps.length == 0 ? b.kernel.begin() : steps[0]);
+        BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(new PartLayout(b.parts), id -> new Part<>(id, shared))
+                .parameters(parameters.with(BlockKeys.SNAPSHOT_EVERY, NO_OWN_SNAPSHOTS)).settings(b.settings)
+                .subscribe(this::measure);
+        b.registered.forEach(lb::global);
+        b.subscribers.forEach(lb::subscribe);
+        if (b.group != null) {
+            lb.group(b.group);
+        }
+        this.loop = lb.start();
+    }
+
+    /** The steps from begin to end (a light operation, re-executed on every restart). */
+    private static long[] stepList(Kernel<?> kernel) {
+        List<Long> list = new ArrayList<>();
+        for (long s = kernel.begin(); s != kernel.end(); s = kernel.next(s)) {
+            if (list.size() == Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("the kernel's iterator never reaches its end " + kernel.end());
+            }
+            list.add(s);
+        }
+        return list.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private void measure(RuntimeEvent e) {
+        if (e instanceof RuntimeEvent.Saved s && s.level().equals(RuntimeEvent.Saved.MEMORY)) {
+            checkpointSeconds = s.sinceSnapshot().toNanos() / 1e9;
+        }
+    }
+
+    /**
+     * A builder for a skeleton over {@code domain} split into {@code parts} parts by {@code partition}, computed by
+     * {@code kernel}.
+     */
+    public static <D extends DoubleDomain> Builder<D> builder(Box domain, int parts, Partition partition, Kernel<D> kernel) {
+        return new Builder<>(domain, parts, partition, kernel);
+    }
+
+    /**
+     * Runs the loop to the kernel's end: calculate → conditional communication → swap → checkpoint when the condition
+     * says so (and after the last step). Failures are recovered inside the job when a copy survives (the loop goes back
+     * to the recovery line and goes on).
+     *
+     * @throws IllegalArgumentException on every rank, when the partition is invalid at a step (naming the parts and boxes)
+     * @throws IllegalStateException on every rank, when the communication condition differs between ranks
+     * @throws io.ironloop.runtime.blocks.RecoveryFailedException when a lost rank's parts have no copy left anywhere
+     */
+    public void run() {
+        while (loop.iteration() < steps.length) {
+            long from = loop.iteration();
+            long target = Math.min(steps.length, from + stepsToNextCheckpoint());
+            long start = System.nanoTime();
+            loop.run(target, this::superstep);
+            double seconds = (System.nanoTime() - start) / 1e9 - checkpointSeconds;
+            if (loop.iteration() > from) {
+                stepSeconds = Math.max(0, seconds) / (loop.iteration() - from);
+            }
+        }
+    }
+
+    private long stepsToNextCheckpoint() {
+        CheckpointCondition c = condition;
+        long mine = c.stepsToNext(stepSeconds, checkpointSeconds);
+        if (!c.measured()) {
+            return mine;
+        }
+        // measured times differ between ranks: every rank takes the mean of the proposals, added in part order
+        loop.blocks().forEach(p -> p.proposal = mine);
+        double mean = loop.sum(p -> p.proposal) / shared.parts;
+        return Math.max(1, (long) mean);
+    }
+
+    private void superstep(StepContext<Part<D>> context) {
+        int i = Math.toIntExact(context.iteration());
+        long step = steps[i];
+        long next = i + 1 < steps.length ? steps[i + 1] : step;
+        RoutingPlan plan = RoutingPlan.borders(shared.domain, shared.partition, shared.parts, step, next);
+        for (Part<D> p : context.blocks()) {
+            p.calculate(step, next);
+        }
+        if (communicationAgreed(context.group(), step)) {
+            shared.plan = plan;
+            context.exchangeHalos();
+        }
+        for (Part<D> p : context.blocks()) {
+            p.swapDomains();
+        }
+    }
+
+    /** The kernel's communication condition, checked to be the same on every rank. Collective. */
+    private boolean communicationAgreed(ProcessGroup group, long step) {
+        boolean mine = shared.kernel.communicate(step);
+        byte[][] all = group.allgather(new byte[] {(byte) (mine ? 1 : 0)});
+        TreeSet<Integer> yes = new TreeSet<>();
+        TreeSet<Integer> no = new TreeSet<>();
+        for (int r = 0; r < all.length; r++) {
+            (all[r][0] == 1 ? yes : no).add(group.worldRank(r));
+        }
+        if (!yes.isEmpty() && !no.isEmpty()) {
+            throw new IllegalStateException("the kernel's communication condition at step " + step + " is true on world ranks " + yes
+                    + " and false on " + no + ": it must be the same on every rank (a function of the step only)");
+        }
+        return mine;
+    }
+
+    /**
+     * Changes when checkpoints are taken, from the next checkpoint on (the application's collaboration). Every rank
+     * must set the same condition at the same point of its program.
+     */
+    public void checkpointCondition(CheckpointCondition value) {
+        this.condition = Objects.requireNonNull(value, "condition");
+    }
+
+    /** Whether the input domain goes into the checkpoints from now on (registered) or not (unregistered). */
+    public void checkpointInput(boolean value) {
+        shared.checkpointInput = value;
+    }
+
+    /** The number of steps done (the next step to compute is the kernel's step of this index). */
+    public long iteration() {
+        return loop.iteration();
+    }
+
+    /** The number of steps of a complete run. */
+    public long steps() {
+        return steps.length;
+    }
+
+    /** The current process group (it changes after a recovery). */
+    public ProcessGroup group() {
+        return loop.group();
+    }
+
+    /** How many times this rank recovered inside the job. */
+    public int onlineRecoveries() {
+        return loop.onlineRecoveries();
+    }
+
+    /** This rank's parts now: each part's id mapped to its current read domain (after {@link #run}: the result). */
+    public Map<Integer, D> domains() {
+        Map<Integer, D> m = new java.util.TreeMap<>();
+        loop.blocks().forEach(p -> m.put(p.id(), p.read()));
+        return m;
+    }
+
+    /**
+     * The sum over every part of {@code value(read domain, possessed box at the last step)}, added in part order: the
+     * same bits on any number of ranks. Collective; recovered like {@link #digest()}.
+     */
+    public double sum(ToDoubleBiFunction<? super D, Box> value) {
+        long last = steps.length == 0 ? shared.firstStep() : steps[steps.length - 1];
+        return loop.sum(p -> value.applyAsDouble(p.read(), shared.partition.possessed(p.id(), shared.parts, last)));
+    }
+
+    /**
+     * SHA-256 of every part's checkpoint image, in part order: the same on every rank and for any number of ranks.
+     * Collective; a failure during it is recovered and the digest taken again.
+     */
+    public String digest() {
+        return loop.digest();
+    }
+
+    /** Waits for the disk lines in flight and leaves the group. */
+    @Override
+    public void close() {
+        loop.close();
+    }
+
+    /** What every part of this rank shares: the application's pieces and the current routing plan. */
+    final class Shared {
+        final Box domain;
+        final int parts;
+        final Partition partition;
+        final Kernel<D> kernel;
+        final StorageOrder order;
+        private final long first;
+        volatile boolean checkpointInput;
+        RoutingPlan plan;
+
+        Shared(Builder<D> b, long first) {
+            this.domain = b.domain;
+            this.parts = b.parts;
+            this.partition = b.partition;
+            this.kernel = b.kernel;
+            this.order = b.order;
+            this.checkpointInput = b.checkpointInput;
+            this.first = first;
+        }
+
+        long firstStep() {
+            return first;
+        }
+    }
+
+    /** Builds a {@link Skeleton}; {@link #start()} joins the group and resumes from the newest complete disk line. */
+    public static final class Builder<D extends DoubleDomain> {
+        private final Box domain;
+        private final int parts;
+        private final Partition partition;
+        private final Kernel<D> kernel;
+        private final List<Snapshotable> registered = new ArrayList<>();
+        private final List<Consumer<? super RuntimeEvent>> subscribers = new ArrayList<>();
+        private StorageOrder order = StorageOrder.C;
+        private boolean checkpointInput = true;
+        private CheckpointCondition condition;
+        private Map<String, ?> settings = Map.of();
+        private Parameters parameters;
+        private ProcessGroup group;
+
+        private Builder(Box domain, int parts, Partition partition, Kernel<D> kernel) {
+            this.domain = Objects.requireNonNull(domain, "domain");
+            if (parts < 1) {
+                throw new IllegalArgumentException("a skeleton needs at least one part, not " + parts);
+            }
+            this.parts = parts;
+            this.partition = Objects.requireNonNull(partition, "partition");
+            this.kernel = Objects.requireNonNull(kernel, "kernel");
+        }
+
+        /** The domains' storage order (default {@link StorageOrder#C}). */
+        public Builder<D> order(StorageOrder value) {
+            this.order = Objects.requireNonNull(value, "order");
+            return this;
+        }
+
+        /**
+         * Whether checkpoints hold the input domain as well as the output (default true, self-contained); false
+         * unregisters it: after the swap it is useless, and the checkpoints are half the size.
+         */
+        public Builder<D> checkpointInput(boolean value) {
+            this.checkpointInput = value;
+            return this;
+        }
+
+        /** Registers application data into every checkpoint: the same on every rank (e.g. an accumulated scalar). */
+        public Builder<D> register(Snapshotable value) {
+            registered.add(Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** When checkpoints are taken (default: every {@code SNAPSHOT_EVERY} steps). */
+        public Builder<D> checkpointCondition(CheckpointCondition value) {
+            this.condition = Objects.requireNonNull(value, "condition");
+            return this;
+        }
+
+        /** The application's settings, fingerprinted into every disk line (a line of other settings is never restored). */
+        public Builder<D> settings(Map<String, ?> value) {
+            this.settings = Map.copyOf(value);
+            return this;
+        }
+
+        /** The parameters (default: the launcher's parameter file and {@code IRONLOOP_<KEY>} variables). */
+        public Builder<D> parameters(Parameters value) {
+            this.parameters = Objects.requireNonNull(value, "parameters");
+            return this;
+        }
+
+        /** Runs in this group instead of joining one. */
+        public Builder<D> group(ProcessGroup value) {
+            this.group = Objects.requireNonNull(value, "group");
+            return this;
+        }
+
+        /** Receives the runtime's events (checkpoints, recoveries), on the application's thread. */
+        public Builder<D> subscribe(Consumer<? super RuntimeEvent> subscriber) {
+            subscribers.add(Objects.requireNonNull(subscriber, "subscriber"));
+            return this;
+        }
+
+        /**
+         * Joins the group, creates and initialises this rank's parts, resumes from the newest disk line complete for
+         * every part if there is one, and takes the first checkpoint.
+         */
+        public Skeleton<D> start() {
+            return new Skeleton<>(this);
+        }
+    }
+}

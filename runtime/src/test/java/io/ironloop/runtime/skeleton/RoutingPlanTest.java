@@ -1,0 +1,72 @@
+package io.ironloop.runtime.skeleton;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class RoutingPlanTest {
+    private static final Box DOMAIN = Box.ofExtents(10, 4);
+
+    @Test
+    void slabs_borderExchangeMovesOneRowEachWay() {
+        RoutingPlan plan = RoutingPlan.borders(DOMAIN, Partition.slabs(DOMAIN, 0, 1), 3, 0, 1);
+        // parts possess rows [0,3), [3,6), [6,10)
+        assertThat(plan.region(0, 1)).isEqualTo(Box.of(new int[] {2, 0}, new int[] {3, 4}));
+        assertThat(plan.region(1, 0)).isEqualTo(Box.of(new int[] {3, 0}, new int[] {4, 4}));
+        assertThat(plan.region(1, 2)).isEqualTo(Box.of(new int[] {5, 0}, new int[] {6, 4}));
+        assertThat(plan.region(0, 2)).isNull();
+        assertThat(plan.transfers()).isEqualTo(4);
+    }
+
+    @Test
+    void overlappingParts_refusedNamingThePartsAndTheOverlap() {
+        Partition overlapping = new Partition() {
+            @Override
+            public Box possessed(int part, int parts, long step) {
+                return Box.of(new int[] {part == 0 ? 0 : 4, 0}, new int[] {part == 0 ? 5 : 10, 4});
+            }
+
+            @Override
+            public Box needed(int part, int parts, long step) {
+                return possessed(part, parts, step);
+            }
+        };
+        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, overlapping, 2, 7, 8)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at step 7").hasMessageContaining("parts 0 and 1 both possess [4,5)x[0,4)");
+    }
+
+    @Test
+    void aGap_refusedNamingAnElementNobodyPossesses() {
+        Partition gap = new Partition() {
+            @Override
+            public Box possessed(int part, int parts, long step) {
+                return Box.of(new int[] {part == 0 ? 0 : 6, 0}, new int[] {part == 0 ? 5 : 10, 4});
+            }
+
+            @Override
+            public Box needed(int part, int parts, long step) {
+                return possessed(part, parts, step);
+            }
+        };
+        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, gap, 2, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("possess 36 of the domain's 40 elements").hasMessageContaining("element [5,6)x[0,1) belongs to no part");
+    }
+
+    @Test
+    void neededOutsideTheDomain_refused() {
+        Partition outside = new Partition() {
+            @Override
+            public Box possessed(int part, int parts, long step) {
+                return DOMAIN;
+            }
+
+            @Override
+            public Box needed(int part, int parts, long step) {
+                return Box.ofExtents(11, 4);
+            }
+        };
+        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, outside, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("part 0 needs [0,11)x[0,4)");
+    }
+}
