@@ -1,0 +1,147 @@
+package io.ironloop.cli.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
+import io.ironloop.examples.skeleton.HeatSkeletonRank;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The heat example on the skeleton in real rank JVMs under the launcher: a rank killed with SIGKILL at a seeded
+ * step is recovered inside the job, and a job whose every rank is killed resumes from its disk lines on fewer or on
+ * more ranks — each time with the failure-free result, bit for bit.
+ */
+@Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class SkeletonProcessTest {
+    private static final long STEPS = 200;
+    private static String reference;
+
+    private final String jobId = "skeleton-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void failureFreeReference() {
+        reference = "result sha256=" + HeatSkeletonRank.reference(HeatBlocksConfig.test().toBuilder().steps(STEPS).build());
+    }
+
+    @AfterEach
+    void killLeftovers() {
+        JobProcesses.killJob(jobId);
+    }
+
+    /** One launch over the shared checkpoint folder; standard output and error go to the returned buffers. */
+    private record Outcome(LaunchResult result, String out, String err) {
+        String resultLine() {
+            return out.lines().filter(l -> l.startsWith("result sha256=")).reduce((a, b) -> b).orElse("(no result line)");
+        }
+
+        String log() {
+            return err + "\n--- stdout ---\n" + out;
+        }
+    }
+
+    private Outcome launch(int ranks, long paceMillis, Consumer<LaunchSpec.Builder> customize) throws Exception {
+        Path params = dir.resolve("params.json");
+        // a checkpoint every 5 steps, each one on disk; fast failure detection
+        Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("ckpt") + "\", \"SNAPSHOT_EVERY\": 5, \"DISK_EVERY\": 1,"
+                + " \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}}");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).jobId(jobId).workingDirectory(dir).params(params)
+                .application(new Application(HeatSkeletonRank.class.getName(), Optional.empty()))
+                .arguments(List.of("test", "--steps", String.valueOf(STEPS), "--pace-ms", String.valueOf(paceMillis))).restarts(0)
+                .grace(Duration.ofSeconds(10)).settle(Duration.ofSeconds(5))
+                .out(new PrintStream(out, true, StandardCharsets.UTF_8)).err(new PrintStream(err, true, StandardCharsets.UTF_8));
+        JobProcesses.SMALL_JVM.forEach(b::jvmOption);
+        customize.accept(b);
+        LaunchResult r = Launcher.run(b.build());
+        return new Outcome(r, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The newest step with a committed disk line of world rank 0, or -1. */
+    private long newestDiskLine() {
+        Path folder = dir.resolve("ckpt");
+        if (!Files.isDirectory(folder.resolve(StoreCatalog.rankSeries(0)))) {
+            return -1;
+        }
+        try {
+            return StoreCatalog.of(Store.directory(folder)).lines(StoreCatalog.rankSeries(0)).stream().mapToLong(LineInfo::iteration)
+                    .max().orElse(-1);
+        } catch (IOException | RuntimeException e) {
+            return -1; // a line being written: look again
+        }
+    }
+
+    /** Kills every rank of the job with SIGKILL once rank 0 has a disk line newer than {@code after}. */
+    private CompletableFuture<Long> killEveryRankAfterDiskLine(long after) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                long line;
+                for (int i = 0; (line = newestDiskLine()) <= after && i < 6000; i++) {
+                    TimeUnit.MILLISECONDS.sleep(10);
+                }
+                JobProcesses.ranksOf(jobId).forEach(p -> JobProcesses.signal(p.pid(), "KILL"));
+                return line;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1L;
+            }
+        });
+    }
+
+    @Test
+    void oneRankKilledAtASeededStep_recoveredInsideTheJob_bitIdentical() throws Exception {
+        int step = 20 + new Random(12).nextInt((int) STEPS - 40);
+        Outcome o = launch(3, 0, b -> b.kill(new Fault.KillAtIteration(1, step)));
+        assertThat(o.result().exitStatus()).as(o.log()).isZero();
+        assertThat(o.result().relaunches()).as(o.log()).isZero();
+        assertThat(o.result().onlineRecoveries()).as(o.log()).isEqualTo(1);
+        assertThat(o.resultLine()).as(o.log()).isEqualTo(reference);
+    }
+
+    private void stopThenRestart(int first, int second) throws Exception {
+        CompletableFuture<Long> killer = killEveryRankAfterDiskLine(10);
+        Outcome stopped = launch(first, 10, b -> { });
+        long line = killer.get(70, TimeUnit.SECONDS);
+        assertThat(stopped.result().exitStatus()).as(stopped.log()).isNotZero();
+        assertThat(stopped.resultLine()).as("the first job did not finish").isEqualTo("(no result line)");
+        Outcome resumed = launch(second, 0, b -> { });
+        assertThat(resumed.result().exitStatus()).as(resumed.log()).isZero();
+        assertThat(resumed.result().events("restored")).as(resumed.log()).isNotEmpty().allSatisfy(e -> assertThat(
+                ((Number) e.fields().get("iteration")).longValue()).isGreaterThanOrEqualTo(line).isLessThan(STEPS));
+        assertThat(resumed.resultLine()).as(resumed.log()).isEqualTo(reference);
+    }
+
+    @Test
+    void everyRankKilled_restartOnFewerRanks_bitIdentical() throws Exception {
+        stopThenRestart(3, 2);
+    }
+
+    @Test
+    void everyRankKilled_restartOnMoreRanks_bitIdentical() throws Exception {
+        stopThenRestart(2, 4);
+    }
+}
