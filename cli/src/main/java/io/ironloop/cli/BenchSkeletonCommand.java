@@ -1,0 +1,60 @@
+package io.ironloop.cli;
+
+import io.ironloop.benchmarks.skeleton.SkeletonBench;
+import io.ironloop.cli.bench.PreemptBench;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ironloop bench skeleton}. */
+@Command(name = "skeleton", mixinStandardHelpOptions = true,
+        description = {"The 2-D heat example on the loop skeleton against its hand-written block version, in this JVM on one",
+            "rank, 512 x 512 cells: run time without checkpoints and with a checkpoint to disk after every step, the",
+            "checkpoint's size with the input domain unregistered over with it, and both versions' logical lines of code."})
+final class BenchSkeletonCommand implements Callable<Integer> {
+    @Option(names = "--steps", defaultValue = "200", description = "Jacobi steps per run (>= 1). Default ${DEFAULT-VALUE}.")
+    long steps;
+
+    @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
+    int repetitions;
+
+    @Option(names = "--json", description = "Print exactly one JSON object.")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = RunCommand.LineBridge.printStream(spec.commandLine().getErr());
+        if (steps < 1) {
+            err.println("ironloop bench skeleton: --steps must be at least 1, not " + steps);
+            return Main.USAGE;
+        }
+        if (!BenchCommand.enoughRepetitions("skeleton", repetitions, spec.commandLine().getErr())) {
+            return Main.USAGE;
+        }
+        Path root;
+        try {
+            root = SkeletonBench.sourceRoot();
+        } catch (IllegalStateException e) {
+            err.println("ironloop bench skeleton: " + e.getMessage());
+            return 1;
+        }
+        Path dir = Files.createTempDirectory("ironloop-bench-skeleton");
+        Map<String, Object> figures;
+        try {
+            figures = SkeletonBench.run(steps, repetitions, dir, root, err);
+        } finally {
+            PreemptBench.deleteTree(dir);
+        }
+        BenchCommand.print(figures, json, spec.commandLine().getOut());
+        return 0;
+    }
+}
