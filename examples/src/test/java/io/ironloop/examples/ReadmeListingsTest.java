@@ -33,8 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeListingsTest {
     private static final Path README = Path.of("..", "README.md").toAbsolutePath().normalize();
 
-    /** What a listing may use without declaring it: recognised by a fragment of the listing. */
-    private record Context(String recognisedBy, String declarations) {
+    /**
+     * What a listing may use without declaring it: recognised by a fragment of the listing; {@code imports} are added to
+     * the shared ones (e.g. to say which of two packages' {@code Kernel} the listing means).
+     */
+    private record Context(String recognisedBy, String declarations, String imports) {
+        Context(String recognisedBy, String declarations) {
+            this(recognisedBy, declarations, "");
+        }
     }
 
     private static final List<Context> CONTEXTS = List.of(
@@ -46,6 +52,14 @@ class ReadmeListingsTest {
             new Context("BlockLoop.builder(", """
                     long steps = 10;
                     io.ironloop.examples.blocks.heat.HeatBlocksConfig config = io.ironloop.examples.blocks.heat.HeatBlocksConfig.test();
+                    """),
+            new Context("Skeleton.builder(", """
+                    int n = 16;
+                    long steps = 10;
+                    """, """
+                    import io.ironloop.runtime.skeleton.*;
+                    import io.ironloop.runtime.skeleton.Kernel;
+                    import java.time.Duration;
                     """),
             new Context("Ironloop.start(", """
                     int n = 16;
@@ -152,7 +166,7 @@ class ReadmeListingsTest {
     }
 
     private List<String> compile(String className, Context context, Listing listing) {
-        String head = "package readme;\n" + IMPORTS + "public class " + className + " {\n" + context.declarations()
+        String head = "package readme;\n" + IMPORTS + context.imports() + "public class " + className + " {\n" + context.declarations()
                 + "public static void main(String[] args) throws Exception { new " + className + "().listing(); }\n"
                 + "void listing() throws Exception {\n";
         int offset = (int) head.lines().count();
