@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code checkpoint_cost_pct}: the skeleton with checkpoints every step to disk against without;</li>
  *   <li>{@code checkpoint_size_ratio_unregistered}: a checkpoint's bytes with the input domain unregistered over
  *       with it (target: half, {@link #TARGET_SIZE_RATIO} with the headers);</li>
+ *   <li>{@code restart_light_s}, {@code restart_read_s}, {@code restart_positioning_s}, {@code restart_total_s}: a restart
+ *       of the checkpointing skeleton run over its own folder ({@link Skeleton.StartTimes});</li>
  *   <li>{@code loc_heat_skeleton}, {@code loc_heat_handwritten}: logical lines of the two versions' own code.</li>
  * </ul>
  */
@@ -67,6 +69,7 @@ public final class SkeletonBench {
         double[] skel = new double[repetitions];
         double[] handCkpt = new double[repetitions];
         double[] skelCkpt = new double[repetitions];
+        double[][] restart = new double[4][repetitions];
         for (int r = -1; r < repetitions; r++) {
             Path folder = dir.resolve("run-" + (r + 1));
             // rotate the order so that a drift of the machine's load weighs on every variant alike
@@ -85,6 +88,11 @@ public final class SkeletonBench {
                 skel[r] = t[1];
                 handCkpt[r] = t[2];
                 skelCkpt[r] = t[3];
+                Skeleton.StartTimes st = restart(config, folder.resolve("skel-ckpt"));
+                restart[0][r] = st.lightOperations().toNanos() / 1e9;
+                restart[1][r] = st.readingData().toNanos() / 1e9;
+                restart[2][r] = st.positioning().toNanos() / 1e9;
+                restart[3][r] = st.total().toNanos() / 1e9;
                 err.printf(Locale.ROOT, "bench skeleton: repetition %d: hand-written %.3f s, skeleton %.3f s; with checkpoints %.3f s, %.3f s%n",
                         r + 1, t[0], t[1], t[2], t[3]);
             }
@@ -107,6 +115,10 @@ public final class SkeletonBench {
         f.put("checkpoint_size_target_met", (double) without.get() / with.get() <= TARGET_SIZE_RATIO);
         f.put("checkpoint_bytes_registered", with.get());
         f.put("checkpoint_bytes_unregistered", without.get());
+        f.put("restart_light_s", Medians.median(restart[0]));
+        f.put("restart_read_s", Medians.median(restart[1]));
+        f.put("restart_positioning_s", Medians.median(restart[2]));
+        f.put("restart_total_s", Medians.median(restart[3]));
         f.put("handwritten_s", Medians.median(hand));
         f.put("skeleton_s", Medians.median(skel));
         f.put("handwritten_checkpoint_s", Medians.median(handCkpt));
@@ -150,6 +162,21 @@ public final class SkeletonBench {
     private static Parameters parameters(boolean checkpoints, long steps, Path folder) {
         return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, checkpoints ? 1L : 0L)
                 .with(BlockKeys.SNAPSHOT_EVERY, checkpoints ? 1L : steps).with(EngineKeys.FT_FOLDER, folder);
+    }
+
+    /** A restart of the skeleton version over {@code folder}, which holds the complete run's checkpoints: where the time went. */
+    private static Skeleton.StartTimes restart(HeatBlocksConfig config, Path folder) {
+        HeatSkeleton heat = new HeatSkeleton(config, 0);
+        try (InJvmCluster cluster = InJvmCluster.open("bench-restart", 1);
+                Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
+                        .checkpointInput(false).settings(heat.settings()).parameters(parameters(true, config.steps(), folder))
+                        .group(cluster.group(0)).start()) {
+            if (skeleton.iteration() != config.steps()) {
+                throw new IllegalStateException("the restart resumed at step " + skeleton.iteration() + ", not at the last one, "
+                        + config.steps() + ": the bench did not measure a restart");
+            }
+            return skeleton.startTimes();
+        }
     }
 
     /** Seconds of a run of the hand-written block version. */

@@ -31,7 +31,10 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
         Box first = shared.partition.needed(id, shared.parts, shared.firstStep());
         this.read = (D) DoubleDomain.of(first, shared.order);
         this.write = (D) DoubleDomain.of(first, shared.order);
+        long start = System.nanoTime();
         shared.kernel.init(id, read, write);
+        shared.initEnd = System.nanoTime();
+        shared.initNanos += shared.initEnd - start;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.StepContext;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.internal.state.RankInputs;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +58,16 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
     private volatile CheckpointCondition condition;
     private double stepSeconds;
     private double checkpointSeconds;
+    private long restoredAt;
+    private final StartTimes startTimes;
 
     private Skeleton(Builder<D> b) {
+        long start = System.nanoTime();
         Parameters parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
         this.condition = b.condition != null ? b.condition : CheckpointCondition.everySteps(parameters.get(BlockKeys.SNAPSHOT_EVERY));
         this.steps = stepList(b.kernel);
         this.shared = new Shared(b, steps.length == 0 ? b.kernel.begin() : steps[0]);
+        long iterated = System.nanoTime();
         BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(new PartLayout(b.parts), id -> new Part<>(id, shared))
                 .parameters(parameters.with(BlockKeys.SNAPSHOT_EVERY, NO_OWN_SNAPSHOTS)).settings(b.settings)
                 .subscribe(this::measure);
@@ -72,6 +77,30 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             lb.group(b.group);
         }
         this.loop = lb.start();
+        long end = System.nanoTime();
+        long light = iterated - start + shared.initNanos;
+        this.startTimes = restoredAt == 0 ? new StartTimes(Duration.ofNanos(light), Duration.ZERO, Duration.ZERO, Duration.ofNanos(end - start))
+                : new StartTimes(Duration.ofNanos(light), Duration.ofNanos(restoredAt - shared.initEnd), Duration.ofNanos(end - restoredAt),
+                        Duration.ofNanos(end - start));
+    }
+
+    /**
+     * How long {@link Builder#start()} took on this rank, split as the paper splits a restart.
+     *
+     * @param lightOperations re-executing the light operations: the step iterator and the parts' {@link Kernel#init}
+     * @param readingData from the parts' creation to their checkpoint loaded: opening the disk level, negotiating the
+     *     recovery line with the other ranks and reading this rank's parts from whichever files hold them (zero on a
+     *     fresh start)
+     * @param positioning from the checkpoint loaded to the loop ready at its step: the first checkpoint under the new
+     *     placement, to memory, the partner and disk (zero on a fresh start)
+     * @param total the whole start, joining the group included
+     */
+    public record StartTimes(Duration lightOperations, Duration readingData, Duration positioning, Duration total) {
+    }
+
+    /** How long the start took and where the time went (a restart: light operations, reading data, positioning). */
+    public StartTimes startTimes() {
+        return startTimes;
     }
 
     /** The steps from begin to end (a light operation, re-executed on every restart). */
@@ -89,6 +118,8 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
     private void measure(RuntimeEvent e) {
         if (e instanceof RuntimeEvent.Saved s && s.level().equals(RuntimeEvent.Saved.MEMORY)) {
             checkpointSeconds = s.sinceSnapshot().toNanos() / 1e9;
+        } else if (e instanceof RuntimeEvent.Restored && restoredAt == 0) {
+            restoredAt = System.nanoTime();
         }
     }
 
@@ -240,6 +271,9 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         private final long first;
         volatile boolean checkpointInput;
         RoutingPlan plan;
+        /** Time spent in {@link Kernel#init}, and when the last part was created ({@link System#nanoTime()}). */
+        long initNanos;
+        long initEnd;
 
         Shared(Builder<D> b, long first) {
             this.domain = b.domain;

@@ -1,10 +1,12 @@
 package io.ironloop.runtime.skeleton;
 
 import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * Jacobi steps of 2-D heat on an {@code n × n} interior with a one-cell edge ring held fixed (north row hot),
- * coordinates {@code (y, x)}; {@code beforeStep} lets a test crash or stop a rank at a chosen step.
+ * coordinates {@code (y, x)}; {@code beforeStep} lets a test crash or stop a rank at a chosen step, {@code communicate}
+ * is the communication condition.
  */
 final class HeatKernel implements Kernel<Domain2D> {
     static final int N = 16;
@@ -12,10 +14,21 @@ final class HeatKernel implements Kernel<Domain2D> {
 
     private final long steps;
     private final LongConsumer beforeStep;
+    private final LongPredicate communicate;
 
     HeatKernel(long steps, LongConsumer beforeStep) {
+        this(steps, beforeStep, s -> true);
+    }
+
+    HeatKernel(long steps, LongConsumer beforeStep, LongPredicate communicate) {
         this.steps = steps;
         this.beforeStep = beforeStep;
+        this.communicate = communicate;
+    }
+
+    @Override
+    public boolean communicate(long step) {
+        return communicate.test(step);
     }
 
     @Override

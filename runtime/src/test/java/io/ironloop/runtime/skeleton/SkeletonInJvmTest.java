@@ -243,38 +243,7 @@ class SkeletonInJvmTest {
             for (int r = 0; r < 2; r++) {
                 int rank = r;
                 out.add(pool.submit(() -> {
-                    HeatKernel heat = new HeatKernel(STEPS, s -> { });
-                    Kernel<Domain2D> odd = new Kernel<>() {
-                        @Override
-                        public long begin() {
-                            return heat.begin();
-                        }
-
-                        @Override
-                        public long end() {
-                            return heat.end();
-                        }
-
-                        @Override
-                        public long next(long step) {
-                            return heat.next(step);
-                        }
-
-                        @Override
-                        public void init(int part, Domain2D read, Domain2D write) {
-                            heat.init(part, read, write);
-                        }
-
-                        @Override
-                        public void calculate(Domain2D read, Domain2D write, Box possessed, long step) {
-                            heat.calculate(read, write, possessed, step);
-                        }
-
-                        @Override
-                        public boolean communicate(long step) {
-                            return step != 5 || rank == 0;
-                        }
-                    };
+                    HeatKernel odd = new HeatKernel(STEPS, s -> { }, step -> step != 5 || rank == 0);
                     try (Skeleton<Domain2D> sk = Skeleton.builder(HeatKernel.DOMAIN, PARTS, Partition.slabs(HeatKernel.DOMAIN, 0, 1), odd)
                             .parameters(p).group(c.group(rank)).start()) {
                         sk.run();
