@@ -84,6 +84,31 @@ enum DemoApp {
         }
     },
     /**
+     * 2-D Jacobi relaxation (the heat example) on the loop skeleton ({@code io.ironloop.examples.skeleton.HeatSkeletonRank}):
+     * border exchange between row slabs; a killed rank is recovered inside the job through the same recovery component.
+     */
+    JACOBI("io.ironloop.examples.skeleton.HeatSkeletonRank", "2-D Jacobi relaxation (heat) on the loop skeleton, border exchange") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "64 x 64 cells in 8 row slabs, 200 steps" : "512 x 512 cells in 8 row slabs, 1000 steps";
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 123 : 617));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of(); // the skeleton recovers a loss online, like a block loop
+        }
+    },
+    /**
      * D2Q9 lattice-Boltzmann flow past a cylinder on blocks ({@code io.ironloop.examples.blocks.lbm.LbmRank}), the
      * waLBerla paper's LBM case: a killed rank is recovered inside the job.
      */
@@ -168,7 +193,7 @@ enum DemoApp {
         return Arrays.stream(values()).filter(a -> a.commandName().equals(name)).findFirst();
     }
 
-    /** The apps' names as the command line takes them, e.g. {@code fwi, quickstart, heat or lbm}. */
+    /** The apps' names as the command line takes them, e.g. {@code fwi, quickstart, heat, jacobi or lbm}. */
     static String names() {
         List<String> n = Arrays.stream(values()).map(DemoApp::commandName).toList();
         return String.join(", ", n.subList(0, n.size() - 1)) + " or " + n.get(n.size() - 1);

@@ -157,12 +157,12 @@ class DemoCommandTest {
     }
 
     private static boolean blockApp(DemoApp app) {
-        return app == DemoApp.HEAT || app == DemoApp.LBM;
+        return app == DemoApp.HEAT || app == DemoApp.LBM || app == DemoApp.JACOBI;
     }
 
     /** The iterations every complete run reports at least. */
     private static long lastIteration(DemoApp app, String size) {
-        if (app == DemoApp.HEAT) {
+        if (app == DemoApp.HEAT || app == DemoApp.JACOBI) {
             return io.ironloop.examples.blocks.heat.HeatBlocks.preset(size, 0).steps() - 1;
         }
         if (app == DemoApp.LBM) {
@@ -243,7 +243,7 @@ class DemoCommandTest {
     @Test
     void demo_unknownAppOrSize_usageError() {
         assertThat(demo("nbody")).isEqualTo(2);
-        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat, lbm, spmv, floyd, summa or shallow-water");
+        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat, jacobi, lbm, spmv, floyd, summa or shallow-water");
         assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
         assertThat(err()).contains("--size must be test or demo");
     }
