@@ -15,11 +15,14 @@ import picocli.CommandLine.Spec;
 /** {@code ironloop bench skeleton}. */
 @Command(name = "skeleton", mixinStandardHelpOptions = true,
         description = {"The 2-D heat example on the loop skeleton against its hand-written block version, in this JVM on one",
-            "rank, 512 x 512 cells: run time without checkpoints and with a checkpoint to disk after every step, the",
+            "rank, 512 x 512 cells (--size demo): run time without checkpoints and with a checkpoint to disk after every step, the",
             "checkpoint's size with the input domain unregistered over with it, and both versions' logical lines of code."})
 final class BenchSkeletonCommand implements Callable<Integer> {
     @Option(names = "--steps", defaultValue = "200", description = "Jacobi steps per run (>= 1). Default ${DEFAULT-VALUE}.")
     long steps;
+
+    @Option(names = "--size", defaultValue = "demo", description = "Problem size: demo (512 x 512 cells) or test (64 x 64). Default ${DEFAULT-VALUE}.")
+    String size;
 
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
     int repetitions;
@@ -37,6 +40,10 @@ final class BenchSkeletonCommand implements Callable<Integer> {
             err.println("ironloop bench skeleton: --steps must be at least 1, not " + steps);
             return Main.USAGE;
         }
+        if (!size.equals("demo") && !size.equals("test")) {
+            err.println("ironloop bench skeleton: --size must be demo or test, not '" + size + "'");
+            return Main.USAGE;
+        }
         if (!BenchCommand.enoughRepetitions("skeleton", repetitions, spec.commandLine().getErr())) {
             return Main.USAGE;
         }
@@ -50,7 +57,7 @@ final class BenchSkeletonCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("ironloop-bench-skeleton");
         Map<String, Object> figures;
         try {
-            figures = SkeletonBench.run(steps, repetitions, dir, root, err);
+            figures = SkeletonBench.run(size.equals("test"), steps, repetitions, dir, root, err);
         } finally {
             PreemptBench.deleteTree(dir);
         }

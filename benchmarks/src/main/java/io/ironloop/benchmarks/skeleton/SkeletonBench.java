@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code ironloop bench skeleton}: the heat example on the loop skeleton against its hand-written block version
  * (the same Jacobi steps on a {@link BlockLoop} of {@link HeatBlock}s), in this JVM on one rank of an in-JVM group,
- * demo size (512 × 512 cells), interleaved repetitions after one warm-up:
+ * demo size (512 × 512 cells; the test size, 64 × 64, checks that it runs), interleaved repetitions after one warm-up:
  * <ul>
  *   <li>{@code overhead_pct_no_checkpoint}: skeleton / hand-written − 1, in percent, neither checkpointing (one
  *       in-memory snapshot at the end, no disk);</li>
@@ -58,13 +58,16 @@ public final class SkeletonBench {
     /**
      * Runs the bench.
      *
+     * @param testSize the test size (64 × 64 cells) instead of the demo size (512 × 512)
      * @param steps Jacobi steps per run
      * @param repetitions measured repetitions (after one warm-up round)
      * @param dir a directory for the checkpoint folders (the caller deletes it)
      * @param root the repository's root (for the line counts)
      */
-    public static Map<String, Object> run(long steps, int repetitions, Path dir, Path root, PrintStream err) throws IOException {
-        HeatBlocksConfig config = HeatBlocksConfig.demo().toBuilder().steps(steps).build();
+    public static Map<String, Object> run(boolean testSize, long steps, int repetitions, Path dir, Path root, PrintStream err)
+            throws IOException {
+        HeatBlocksConfig preset = testSize ? HeatBlocksConfig.test() : HeatBlocksConfig.demo();
+        HeatBlocksConfig config = preset.toBuilder().steps(steps).build();
         double[] hand = new double[repetitions];
         double[] skel = new double[repetitions];
         double[] handCkpt = new double[repetitions];
@@ -99,7 +102,7 @@ public final class SkeletonBench {
         }
         AtomicLong with = new AtomicLong();
         AtomicLong without = new AtomicLong();
-        HeatBlocksConfig small = HeatBlocksConfig.demo().toBuilder().steps(2).build();
+        HeatBlocksConfig small = preset.toBuilder().steps(2).build();
         skeleton(small, true, true, dir.resolve("size-with"), with);
         skeleton(small, true, false, dir.resolve("size-without"), without);
 

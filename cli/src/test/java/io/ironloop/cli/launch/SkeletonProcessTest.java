@@ -115,33 +115,32 @@ class SkeletonProcessTest {
     @Test
     void oneRankKilledAtASeededStep_recoveredInsideTheJob_bitIdentical() throws Exception {
         int step = 20 + new Random(12).nextInt((int) STEPS - 40);
-        Outcome o = launch(3, 0, b -> b.kill(new Fault.KillAtIteration(1, step)));
+        Outcome o = launch(2, 0, b -> b.kill(new Fault.KillAtIteration(1, step)));
         assertThat(o.result().exitStatus()).as(o.log()).isZero();
         assertThat(o.result().relaunches()).as(o.log()).isZero();
         assertThat(o.result().onlineRecoveries()).as(o.log()).isEqualTo(1);
         assertThat(o.resultLine()).as(o.log()).isEqualTo(reference);
     }
 
-    private void stopThenRestart(int first, int second) throws Exception {
-        CompletableFuture<Long> killer = killEveryRankAfterDiskLine(10);
-        Outcome stopped = launch(first, 10, b -> { });
+    /** Starts a job of {@code ranks} ranks over the checkpoints and kills every rank once a disk line newer than {@code after} exists. */
+    private long stoppedAfter(int ranks, long after) throws Exception {
+        CompletableFuture<Long> killer = killEveryRankAfterDiskLine(after);
+        Outcome stopped = launch(ranks, 10, b -> { });
         long line = killer.get(70, TimeUnit.SECONDS);
         assertThat(stopped.result().exitStatus()).as(stopped.log()).isNotZero();
-        assertThat(stopped.resultLine()).as("the first job did not finish").isEqualTo("(no result line)");
-        Outcome resumed = launch(second, 0, b -> { });
+        assertThat(stopped.resultLine()).as("the job did not finish").isEqualTo("(no result line)");
+        assertThat(line).as(stopped.log()).isGreaterThan(after).isLessThan(STEPS);
+        return line;
+    }
+
+    @Test
+    void everyRankKilled_resumedOnFewerRanks_killedAgain_resumedOnMore_bitIdentical() throws Exception {
+        long first = stoppedAfter(3, 10);
+        stoppedAfter(2, first + 10);
+        Outcome resumed = launch(4, 0, b -> { });
         assertThat(resumed.result().exitStatus()).as(resumed.log()).isZero();
         assertThat(resumed.result().events("restored")).as(resumed.log()).isNotEmpty().allSatisfy(e -> assertThat(
-                ((Number) e.fields().get("iteration")).longValue()).isGreaterThanOrEqualTo(line).isLessThan(STEPS));
+                ((Number) e.fields().get("iteration")).longValue()).isGreaterThan(first + 10).isLessThan(STEPS));
         assertThat(resumed.resultLine()).as(resumed.log()).isEqualTo(reference);
-    }
-
-    @Test
-    void everyRankKilled_restartOnFewerRanks_bitIdentical() throws Exception {
-        stopThenRestart(3, 2);
-    }
-
-    @Test
-    void everyRankKilled_restartOnMoreRanks_bitIdentical() throws Exception {
-        stopThenRestart(2, 4);
     }
 }
