@@ -46,22 +46,46 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
         return read;
     }
 
-    /** Computes {@code step}: the write domain covers what the part possesses now and needs at {@code next}. */
+    /**
+     * Computes {@code step}. Border exchange: the write domain covers what the part possesses now and needs at {@code
+     * next}; circulation: what it possesses now (what it needs next arrives in the read domain).
+     */
     void calculate(long step, long next) {
         Box possessed = shared.partition.possessed(id, shared.parts, step);
-        write.resize(possessed.hull(shared.partition.needed(id, shared.parts, next)));
+        write.resize(circulating() ? possessed : possessed.hull(shared.partition.needed(id, shared.parts, next)));
         shared.kernel.calculate(read, write, possessed, step);
     }
 
-    void swapDomains() {
-        D t = read;
-        read = write;
-        write = t;
+    private boolean circulating() {
+        return shared.communication == RoutingPlan.Kind.CIRCULATION;
+    }
+
+    /** Before the plan runs: with circulation, the read domain becomes the receiving one and gets what this part keeps. */
+    void prepareToReceive(long next) {
+        if (circulating()) {
+            read.resize(shared.partition.needed(id, shared.parts, next));
+            Box kept = shared.plan.region(id, id);
+            if (kept != null) {
+                double[] buffer = new double[(int) kept.size()];
+                write.copyOut(kept, buffer, 0);
+                read.copyIn(kept, buffer, 0);
+            }
+        }
+    }
+
+    /** After the step: the computed domain becomes the read one (border exchange, or no communication at all). */
+    void swapDomains(boolean communicated) {
+        if (!(communicated && circulating())) {
+            D t = read;
+            read = write;
+            write = t;
+        }
     }
 
     @Override
     public double[] haloFor(int direction) {
-        Box r = shared.plan.region(id, (id + direction) % shared.parts);
+        int to = (id + direction) % shared.parts;
+        Box r = to == id ? null : shared.plan.region(id, to);
         if (r == null) {
             return null;
         }
@@ -78,7 +102,7 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
             throw new IllegalStateException("part " + id + " got " + data.length + " elements from part " + from + " where the routing "
                     + "plan moves " + r);
         }
-        write.copyIn(r, data, 0);
+        (circulating() ? read : write).copyIn(r, data, 0);
     }
 
     @Override

@@ -5,14 +5,29 @@ import java.util.List;
 
 /**
  * What moves between parts after a step's calculation, computed from the {@link Partition} (FTG's
- * {@code ftg_Routing_plan}, border exchange): part {@code to} receives from part {@code from} the data {@code from}
- * possessed at the step that {@code to} needs at the next step, {@code possessed(from, step) ∩ needed(to, next)}.
- * Making a plan checks the partition: the possessed boxes of both steps must cover the domain exactly, each
- * needed box must lie in the domain and hold its possessed box. Immutable.
+ * {@code ftg_Routing_plan}): part {@code to} receives from part {@code from} the data {@code from} possessed at the
+ * step that {@code to} needs at the next step, {@code possessed(from, step) ∩ needed(to, next)}. Making a plan checks
+ * the partition: the possessed boxes of both steps must cover the domain exactly, each needed box must lie in the
+ * domain and hold its possessed box. Immutable.
  */
 public final class RoutingPlan {
+    /** The two kinds of communication of the GReLoSSS model. */
+    public enum Kind {
+        /**
+         * Border (shadow region) exchange: the received data goes into the receiver's write domain, next to what it
+         * computed; then the domains swap. Domain decomposition codes (Jacobi, Swing).
+         */
+        BORDERS,
+        /**
+         * Data circulation: the data moves on as a whole — what a part computed goes to the parts that need it next,
+         * what it keeps included, into the domain it reads at the next step; the domains do not swap. Codes where
+         * blocks travel round the parts (matrix products, all-pairs interactions).
+         */
+        CIRCULATION
+    }
+
     private final int parts;
-    private final Box[][] regions; // [from][to], null when nothing moves
+    private final Box[][] regions; // [from][to], null when nothing moves; [p][p] what part p keeps
 
     private RoutingPlan(int parts, Box[][] regions) {
         this.parts = parts;
@@ -20,12 +35,12 @@ public final class RoutingPlan {
     }
 
     /**
-     * The border exchange after {@code step}, towards {@code next}.
+     * The plan after {@code step}, towards {@code next} (the same boxes for both kinds of communication).
      *
      * @throws IllegalArgumentException naming the offending parts and boxes, if the partition leaves part of the
      *     domain to nobody, gives it to two parts, or needs data outside the domain
      */
-    public static RoutingPlan borders(Box domain, Partition partition, int parts, long step, long next) {
+    public static RoutingPlan between(Box domain, Partition partition, int parts, long step, long next) {
         Box[] possessed = check(domain, partition, parts, step);
         Box[] needed = next == step ? neededAt(domain, partition, parts, step, possessed) : neededAt(domain, partition, parts, next,
                 check(domain, partition, parts, next));
@@ -33,7 +48,7 @@ public final class RoutingPlan {
         for (int from = 0; from < parts; from++) {
             for (int to = 0; to < parts; to++) {
                 Box r = possessed[from].intersect(needed[to]);
-                if (from != to && !r.isEmpty()) {
+                if (!r.isEmpty()) {
                     regions[from][to] = r;
                 }
             }
@@ -119,17 +134,17 @@ public final class RoutingPlan {
         return parts;
     }
 
-    /** The box part {@code from} sends to part {@code to}, or null when it sends nothing. */
+    /** The box part {@code from} sends to part {@code to} ({@code from == to}: what it keeps), or null when nothing moves. */
     public Box region(int from, int to) {
         return regions[from][to];
     }
 
-    /** The number of (from, to) pairs that exchange data. */
+    /** The number of (from, to) pairs of different parts that exchange data. */
     public int transfers() {
         int n = 0;
-        for (Box[] row : regions) {
-            for (Box r : row) {
-                n += r == null ? 0 : 1;
+        for (int from = 0; from < parts; from++) {
+            for (int to = 0; to < parts; to++) {
+                n += from == to || regions[from][to] == null ? 0 : 1;
             }
         }
         return n;

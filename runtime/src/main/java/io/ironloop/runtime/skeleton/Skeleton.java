@@ -21,8 +21,8 @@ import java.util.function.ToDoubleBiFunction;
  * A fault-tolerant loop skeleton over a distributed domain (FT-GReLoSSS, MoLOToF): the application gives a
  * {@link Kernel} (the calculation and the step iterator), a {@link Partition} of the domain into parts and the
  * domain's {@link Box}; the skeleton owns the loop — <b>calculate</b> (read domain → write domain) → <b>conditional
- * communication</b> (the border exchange of the {@link RoutingPlan}) → <b>swap</b> → <b>checkpoint</b> when the
- * {@link CheckpointCondition} says so — and the recovery.
+ * communication</b> (the {@link RoutingPlan}: border exchange, or data circulation) → <b>swap</b> → <b>checkpoint</b>
+ * when the {@link CheckpointCondition} says so — and the recovery.
  *
  * <pre>{@code
  * try (Skeleton<Domain2D> skeleton = Skeleton.builder(domain, 8, Partition.slabs(domain, 0, 1), kernel)
@@ -169,16 +169,20 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         int i = Math.toIntExact(context.iteration());
         long step = steps[i];
         long next = i + 1 < steps.length ? steps[i + 1] : step;
-        RoutingPlan plan = RoutingPlan.borders(shared.domain, shared.partition, shared.parts, step, next);
+        RoutingPlan plan = RoutingPlan.between(shared.domain, shared.partition, shared.parts, step, next);
         for (Part<D> p : context.blocks()) {
             p.calculate(step, next);
         }
-        if (communicationAgreed(context.group(), step)) {
+        boolean communicate = communicationAgreed(context.group(), step);
+        if (communicate) {
             shared.plan = plan;
+            for (Part<D> p : context.blocks()) {
+                p.prepareToReceive(next);
+            }
             context.exchangeHalos();
         }
         for (Part<D> p : context.blocks()) {
-            p.swapDomains();
+            p.swapDomains(communicate);
         }
     }
 
@@ -268,6 +272,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         final Partition partition;
         final Kernel<D> kernel;
         final StorageOrder order;
+        final RoutingPlan.Kind communication;
         private final long first;
         volatile boolean checkpointInput;
         RoutingPlan plan;
@@ -281,6 +286,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             this.partition = b.partition;
             this.kernel = b.kernel;
             this.order = b.order;
+            this.communication = b.communication;
             this.checkpointInput = b.checkpointInput;
             this.first = first;
         }
@@ -299,6 +305,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         private final List<Snapshotable> registered = new ArrayList<>();
         private final List<Consumer<? super RuntimeEvent>> subscribers = new ArrayList<>();
         private StorageOrder order = StorageOrder.C;
+        private RoutingPlan.Kind communication = RoutingPlan.Kind.BORDERS;
         private boolean checkpointInput = true;
         private CheckpointCondition condition;
         private Map<String, ?> settings = Map.of();
@@ -318,6 +325,12 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         /** The domains' storage order (default {@link StorageOrder#C}). */
         public Builder<D> order(StorageOrder value) {
             this.order = Objects.requireNonNull(value, "order");
+            return this;
+        }
+
+        /** The kind of communication (default {@link RoutingPlan.Kind#BORDERS}, border exchange). */
+        public Builder<D> communication(RoutingPlan.Kind value) {
+            this.communication = Objects.requireNonNull(value, "communication");
             return this;
         }
 

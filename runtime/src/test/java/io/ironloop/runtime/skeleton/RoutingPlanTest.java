@@ -10,12 +10,13 @@ class RoutingPlanTest {
 
     @Test
     void slabs_borderExchangeMovesOneRowEachWay() {
-        RoutingPlan plan = RoutingPlan.borders(DOMAIN, Partition.slabs(DOMAIN, 0, 1), 3, 0, 1);
+        RoutingPlan plan = RoutingPlan.between(DOMAIN, Partition.slabs(DOMAIN, 0, 1), 3, 0, 1);
         // parts possess rows [0,3), [3,6), [6,10)
         assertThat(plan.region(0, 1)).isEqualTo(Box.of(new int[] {2, 0}, new int[] {3, 4}));
         assertThat(plan.region(1, 0)).isEqualTo(Box.of(new int[] {3, 0}, new int[] {4, 4}));
         assertThat(plan.region(1, 2)).isEqualTo(Box.of(new int[] {5, 0}, new int[] {6, 4}));
         assertThat(plan.region(0, 2)).isNull();
+        assertThat(plan.region(1, 1)).as("what part 1 keeps").isEqualTo(Box.of(new int[] {3, 0}, new int[] {6, 4}));
         assertThat(plan.transfers()).isEqualTo(4);
     }
 
@@ -32,7 +33,7 @@ class RoutingPlanTest {
                 return possessed(part, parts, step);
             }
         };
-        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, overlapping, 2, 7, 8)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RoutingPlan.between(DOMAIN, overlapping, 2, 7, 8)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at step 7").hasMessageContaining("parts 0 and 1 both possess [4,5)x[0,4)");
     }
 
@@ -49,7 +50,7 @@ class RoutingPlanTest {
                 return possessed(part, parts, step);
             }
         };
-        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, gap, 2, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RoutingPlan.between(DOMAIN, gap, 2, 0, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("possess 36 of the domain's 40 elements").hasMessageContaining("element [5,6)x[0,1) belongs to no part");
     }
 
@@ -66,7 +67,7 @@ class RoutingPlanTest {
                 return Box.ofExtents(11, 4);
             }
         };
-        assertThatThrownBy(() -> RoutingPlan.borders(DOMAIN, outside, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RoutingPlan.between(DOMAIN, outside, 1, 0, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("part 0 needs [0,11)x[0,4)");
     }
 }
