@@ -26,6 +26,9 @@ public final class RoutingPlan {
         CIRCULATION
     }
 
+    /** How many elements {@link #uncovered} looks at, at most. */
+    private static final int SEARCH_LIMIT = 1 << 20;
+
     private final int parts;
     private final Box[][] regions; // [from][to], null when nothing moves; [p][p] what part p keeps
 
@@ -98,14 +101,17 @@ public final class RoutingPlan {
         return needed;
     }
 
-    /** Some element of the domain no possessed box holds, as a one-element box (called only when one exists). */
+    /**
+     * Some element of the domain no possessed box holds, as a one-element box (called only when one exists); looks at
+     * the first {@value #SEARCH_LIMIT} elements only, so that an error on a huge domain is reported at once.
+     */
     private static String uncovered(Box domain, Box[] possessed) {
         int n = domain.dims();
         int[] c = new int[n];
         for (int d = 0; d < n; d++) {
             c[d] = domain.lo(d);
         }
-        while (true) {
+        for (int looked = 0; looked < SEARCH_LIMIT; looked++) {
             int[] hi = c.clone();
             for (int d = 0; d < n; d++) {
                 hi[d]++;
@@ -124,9 +130,10 @@ public final class RoutingPlan {
                 d--;
             }
             if (d < 0) {
-                return "some element";
+                break;
             }
         }
+        return "an element after the first " + SEARCH_LIMIT;
     }
 
     /** The number of parts. */
