@@ -2,13 +2,9 @@ package io.ironloop.cli.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ironloop.core.LineInfo;
-import io.ironloop.core.Store;
-import io.ironloop.core.StoreCatalog;
 import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
 import io.ironloop.examples.skeleton.HeatSkeletonRank;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,37 +75,6 @@ class SkeletonProcessTest {
         return new Outcome(r, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** The newest step with a committed disk line of world rank 0, or -1. */
-    private long newestDiskLine() {
-        Path folder = dir.resolve("ckpt");
-        if (!Files.isDirectory(folder.resolve(StoreCatalog.rankSeries(0)))) {
-            return -1;
-        }
-        try {
-            return StoreCatalog.of(Store.directory(folder)).lines(StoreCatalog.rankSeries(0)).stream().mapToLong(LineInfo::iteration)
-                    .max().orElse(-1);
-        } catch (IOException | RuntimeException e) {
-            return -1; // a line being written: look again
-        }
-    }
-
-    /** Kills every rank of the job with SIGKILL once rank 0 has a disk line newer than {@code after}. */
-    private CompletableFuture<Long> killEveryRankAfterDiskLine(long after) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                long line;
-                for (int i = 0; (line = newestDiskLine()) <= after && i < 6000; i++) {
-                    TimeUnit.MILLISECONDS.sleep(10);
-                }
-                JobProcesses.ranksOf(jobId).forEach(p -> JobProcesses.signal(p.pid(), "KILL"));
-                return line;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1L;
-            }
-        });
-    }
-
     @Test
     void oneRankKilledAtASeededStep_recoveredInsideTheJob_bitIdentical() throws Exception {
         int step = 20 + new Random(12).nextInt((int) STEPS - 40);
@@ -122,25 +85,25 @@ class SkeletonProcessTest {
         assertThat(o.resultLine()).as(o.log()).isEqualTo(reference);
     }
 
-    /** Starts a job of {@code ranks} ranks over the checkpoints and kills every rank once a disk line newer than {@code after} exists. */
-    private long stoppedAfter(int ranks, long after) throws Exception {
-        CompletableFuture<Long> killer = killEveryRankAfterDiskLine(after);
-        Outcome stopped = launch(ranks, 10, b -> { });
-        long line = killer.get(70, TimeUnit.SECONDS);
+    /** Runs a job of {@code ranks} ranks over the checkpoints whose every rank the launcher kills (SIGKILL) at step {@code at}. */
+    private void killedAt(int ranks, long at) throws Exception {
+        Outcome stopped = launch(ranks, 10, b -> {
+            for (int r = 0; r < ranks; r++) {
+                b.kill(new Fault.KillAtIteration(r, at));
+            }
+        });
         assertThat(stopped.result().exitStatus()).as(stopped.log()).isNotZero();
-        assertThat(stopped.resultLine()).as("the job did not finish").isEqualTo("(no result line)");
-        assertThat(line).as(stopped.log()).isGreaterThan(after).isLessThan(STEPS);
-        return line;
+        assertThat(stopped.resultLine()).as("the job did not finish: " + stopped.log()).isEqualTo("(no result line)");
     }
 
     @Test
     void everyRankKilled_resumedOnFewerRanks_killedAgain_resumedOnMore_bitIdentical() throws Exception {
-        long first = stoppedAfter(3, 10);
-        stoppedAfter(2, first + 10);
+        killedAt(3, 40);
+        killedAt(2, 100);
         Outcome resumed = launch(4, 0, b -> { });
         assertThat(resumed.result().exitStatus()).as(resumed.log()).isZero();
         assertThat(resumed.result().events("restored")).as(resumed.log()).isNotEmpty().allSatisfy(e -> assertThat(
-                ((Number) e.fields().get("iteration")).longValue()).isGreaterThan(first + 10).isLessThan(STEPS));
+                ((Number) e.fields().get("iteration")).longValue()).isBetween(85L, 100L));
         assertThat(resumed.resultLine()).as(resumed.log()).isEqualTo(reference);
     }
 }
