@@ -2,6 +2,7 @@ package io.ironloop.benchmarks.skeleton;
 
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.examples.blocks.heat.HeatBlock;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
@@ -163,8 +164,8 @@ public final class SkeletonBench {
     }
 
     private static Parameters parameters(boolean checkpoints, long steps, Path folder) {
-        return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, checkpoints ? 1L : 0L)
-                .with(BlockKeys.SNAPSHOT_EVERY, checkpoints ? 1L : steps).with(EngineKeys.FT_FOLDER, folder);
+        return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, checkpoints ? Schedule.every(1) : Schedule.never())
+                .with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(checkpoints ? 1 : steps)).with(EngineKeys.FT_FOLDER, folder);
     }
 
     /** A restart of the skeleton version over {@code folder}, which holds the complete run's checkpoints: where the time went. */

@@ -3,6 +3,7 @@ package io.ironloop.examples.skeleton;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.examples.blocks.BlockRankOptions;
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
 import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
 import io.ironloop.group.InJvmCluster;
@@ -58,7 +59,7 @@ public final class HeatSkeletonRank {
     /** The failure-free result of {@code config} in this JVM (one rank, no disk): what every rank program must print. */
     public static String reference(HeatBlocksConfig config) {
         HeatSkeleton heat = new HeatSkeleton(config, 0);
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster cluster = InJvmCluster.open("heat-skeleton-reference", 1);
                 Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                         .checkpointInput(false).settings(heat.settings()).parameters(p).group(cluster.group(0)).start()) {

@@ -3,6 +3,7 @@ package io.ironloop.examples.skeleton;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.StateSink;
 import io.ironloop.examples.blocks.BlockGrid;
 import io.ironloop.examples.blocks.heat.HeatBlock;
@@ -29,7 +30,7 @@ class HeatSkeletonTest {
         HeatBlocks example = new HeatBlocks(CONFIG);
         BlockGrid g = CONFIG.grid();
         double[][] field = new double[g.totalY()][g.totalX()];
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster cluster = InJvmCluster.open("heat-hand", 1);
                 BlockLoop<HeatBlock> loop = BlockLoop.builder(example.layout(), example::create).parameters(p)
                         .group(cluster.group(0)).start()) {
@@ -88,7 +89,7 @@ class HeatSkeletonTest {
     void skeletonVersion_sameFieldAsTheHandWrittenBlocks_bitForBit() {
         double[][] expected = handWritten();
         HeatSkeleton heat = new HeatSkeleton(CONFIG, 0);
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster cluster = InJvmCluster.open("heat-skel", 1);
                 Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                         .parameters(p).group(cluster.group(0)).start()) {

@@ -1,5 +1,6 @@
 package io.ironloop.runtime.skeleton;
 
+import io.ironloop.core.Schedule;
 import java.time.Duration;
 
 /**
@@ -20,6 +21,23 @@ public final class CheckpointCondition {
         this.kind = kind;
         this.steps = steps;
         this.time = time;
+    }
+
+    /**
+     * The condition a block loop's schedule (the {@code SNAPSHOT_EVERY} parameter) describes: every N steps, every T,
+     * adaptive (Young/Daly with a day's MTBF), or never (one checkpoint, after the last step).
+     */
+    public static CheckpointCondition of(Schedule schedule) {
+        if (schedule instanceof Schedule.Every e) {
+            return everySteps(e.n());
+        }
+        if (schedule instanceof Schedule.EveryTime t) {
+            return everySeconds(t.interval());
+        }
+        if (schedule instanceof Schedule.Adaptive) {
+            return youngDaly(Duration.ofDays(1));
+        }
+        return everySteps(Long.MAX_VALUE / 4);
     }
 
     /** A checkpoint every {@code n} steps (and after the last). */

@@ -1,6 +1,7 @@
 package io.ironloop.runtime.skeleton;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.runtime.blocks.BlockKeys;
@@ -64,12 +65,12 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
     private Skeleton(Builder<D> b) {
         long start = System.nanoTime();
         Parameters parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
-        this.condition = b.condition != null ? b.condition : CheckpointCondition.everySteps(parameters.get(BlockKeys.SNAPSHOT_EVERY));
+        this.condition = b.condition != null ? b.condition : CheckpointCondition.of(parameters.get(BlockKeys.SNAPSHOT_EVERY));
         this.steps = stepList(b.kernel);
         this.shared = new Shared(b, steps.length == 0 ? b.kernel.begin() : steps[0]);
         long iterated = System.nanoTime();
         BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(new PartLayout(b.parts), id -> new Part<>(id, shared))
-                .parameters(parameters.with(BlockKeys.SNAPSHOT_EVERY, NO_OWN_SNAPSHOTS)).settings(b.settings)
+                .parameters(parameters.with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(NO_OWN_SNAPSHOTS))).settings(b.settings)
                 .subscribe(this::measure);
         b.registered.forEach(lb::global);
         b.subscribers.forEach(lb::subscribe);

@@ -3,6 +3,7 @@ package io.ironloop.runtime.skeleton;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.blocks.BlockKeys;
@@ -118,7 +119,7 @@ class SkeletonCirculationTest {
 
     /** Runs on {@code ranks} ranks over {@code folder}; returns each rank's outcome and fills {@code forces}. */
     private List<String> run(int ranks, String job, Path folder, long stopAt, double[] forces, List<RuntimeEvent> events) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 1L).with(EngineKeys.FT_FOLDER, folder);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.every(1)).with(EngineKeys.FT_FOLDER, folder);
         try (InJvmCluster c = InJvmCluster.open(job, ranks)) {
             ExecutorService pool = Executors.newFixedThreadPool(ranks);
             List<Future<String>> out = new ArrayList<>();

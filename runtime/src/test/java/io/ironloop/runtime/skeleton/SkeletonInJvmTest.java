@@ -3,6 +3,7 @@ package io.ironloop.runtime.skeleton;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.blocks.BlockKeys;
@@ -53,7 +54,7 @@ class SkeletonInJvmTest {
 
     /** Runs every rank; returns each rank's outcome ("done", "stopped", "crashed" or the exception) and fills {@code field}. */
     private List<String> execute(Run run, double[][] field, InJvmClusterHolder holder) throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 1L).with(EngineKeys.FT_FOLDER, run.folder());
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.every(1)).with(EngineKeys.FT_FOLDER, run.folder());
         try (InJvmCluster c = InJvmCluster.open(run.job(), run.ranks())) {
             holder.cluster = c;
             ExecutorService pool = Executors.newFixedThreadPool(run.ranks());
@@ -236,7 +237,7 @@ class SkeletonInJvmTest {
 
     @Test
     void communicationConditionThatDiffersBetweenRanks_refusedOnEveryRank_noDeadlock() throws Exception {
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, 0L);
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster c = InJvmCluster.open("skel-cond", 2)) {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             List<Future<String>> out = new ArrayList<>();
