@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** {@code ironloop bench recovery} at a tiny size: real rank JVMs, kill -9, every figure present, the output contract. */
 class BenchRecoveryCommandTest {
     private static final List<String> NUMBERS = List.of("ranks", "size_bytes", "block_bytes", "repetitions", "partner_over_raw_tcp",
-            "partner_gbps", "raw_tcp_gbps", "partner_s", "raw_tcp_s", "partner_aggregate_gbps", "blocking_over_memcpy", "blocking_s",
+            "partner_gbps", "raw_tcp_gbps", "partner_s", "raw_tcp_s", "raw_tcp_cached_gbps", "partner_over_raw_tcp_cached", "partner_aggregate_gbps", "blocking_over_memcpy", "blocking_s",
             "memcpy_s", "capture_over_memcpy", "capture_s", "memory_factor_measured", "memory_factor_formula", "rss_factor_measured",
             "detect_s", "agree_s", "shrink_s", "restore_s", "rebalance_s", "restore_rebalance_s", "reprotect_s", "kill_to_next_iteration_s",
             "after_detect_s", "spare_detect_s", "spare_agree_s", "spare_shrink_s", "spare_restore_s", "spare_rebalance_s",

@@ -17,9 +17,20 @@ final class JobProcesses {
     /** Live processes whose command line carries {@code -Dironloop.job=<jobId>}. */
     static List<ProcessHandle> ranksOf(String jobId) {
         String marker = "-Dironloop.job=" + jobId;
-        return ProcessHandle.allProcesses()
-                .filter(p -> p.info().arguments().map(a -> Arrays.asList(a).contains(marker)).orElse(false))
-                .toList();
+        return ProcessHandle.allProcesses().filter(p -> arguments(p).contains(marker)).toList();
+    }
+
+    /**
+     * The process's command-line arguments, from {@code /proc/PID/cmdline}: the JDK's {@code ProcessHandle.Info.arguments()}
+     * is empty for a command line longer than it reads (a rank's class path of about a hundred jars is).
+     */
+    static List<String> arguments(ProcessHandle p) {
+        try {
+            byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(p.pid()), "cmdline"));
+            return Arrays.asList(new String(raw, java.nio.charset.StandardCharsets.UTF_8).split("\0"));
+        } catch (java.io.IOException | RuntimeException e) {
+            return p.info().arguments().map(Arrays::asList).orElse(List.of()); // gone, or not Linux
+        }
     }
 
     /** Kills the job's ranks and their descendants. */
@@ -42,7 +53,7 @@ final class JobProcesses {
     static Optional<ProcessHandle> rankOf(String jobId, int rank) {
         String marker = "-Dironloop.rank=" + rank;
         return ranksOf(jobId).stream()
-                .filter(p -> p.info().arguments().map(a -> Arrays.asList(a).contains(marker)).orElse(false)).findFirst();
+                .filter(p -> arguments(p).contains(marker)).findFirst();
     }
 
     /** Sends a signal by name ({@code STOP}, {@code CONT}, ...) to a process with {@code kill}, as an operator would. */
