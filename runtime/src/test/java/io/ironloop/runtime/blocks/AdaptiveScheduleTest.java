@@ -155,8 +155,10 @@ class AdaptiveScheduleTest {
         List<double[]> dear = gaps.stream().filter(g -> g[2] >= switchAt).toList();
         assertThat(cheap).as("gaps %s", show(gaps)).hasSizeGreaterThanOrEqualTo(2);
         assertThat(dear).as("gaps %s", show(gaps)).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(median(targets(dear)) / median(targets(cheap))).as("the target follows C: %s", show(gaps)).isGreaterThan(2.0);
-        assertThat(median(walls(dear)) / median(walls(cheap))).as("so do the gaps: %s", show(gaps)).isGreaterThan(1.8);
+        // sqrt(11) = 3.3 in theory; a loaded machine inflates the cheap cost most (scheduling noise of a few ms), so the
+        // bound is loose — a schedule that ignored C would give 1
+        assertThat(median(targets(dear)) / median(targets(cheap))).as("the target follows C: %s", show(gaps)).isGreaterThan(1.5);
+        assertThat(median(walls(dear)) / median(walls(cheap))).as("so do the gaps: %s", show(gaps)).isGreaterThan(1.5);
         assertThat(median(gaps.stream().map(g -> g[0] / g[1]).toList())).as("gap / target: %s", show(gaps)).isBetween(0.5, 2.0);
     }
 
