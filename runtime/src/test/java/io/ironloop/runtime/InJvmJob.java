@@ -103,34 +103,14 @@ final class InJvmJob {
      * instead of DeLIA's separate calls.
      */
     static long[] shortLoop(Ironloop ft, int iterations, int stopAfter) {
-        double[] local = new double[SIZE];
-        double[] global = new double[SIZE];
-        long[] checksum = new long[1];
-        ft.registerGlobal("global", global);
-        ft.registerGlobal("checksum", checksum);
-        ft.registerLocal("local", local);
-        long started = ft.resume();
-        for (long i = started; i < iterations; i++) {
-            if (i == stopAfter) {
-                return new long[] {Long.MIN_VALUE, started};
-            }
-            for (int k = 0; k < SIZE; k++) {
-                local[k] = (ft.rank() + 1) * 1.5 * k + i;
-            }
-            double[] sum = ft.group().allreduce(local, ReduceOp.SUM);
-            System.arraycopy(sum, 0, global, 0, SIZE);
-            long h = checksum[0] * 31 + i;
-            for (double v : global) {
-                h = h * 1_000_003 + Double.doubleToRawLongBits(v);
-            }
-            checksum[0] = h;
-            ft.endIteration();
-        }
-        ft.complete("checksum=" + checksum[0]);
-        return new long[] {checksum[0], started};
+        return loop(ft, iterations, stopAfter, true);
     }
 
     static long[] loop(Ironloop ft, int iterations, int stopAfter) {
+        return loop(ft, iterations, stopAfter, false);
+    }
+
+    private static long[] loop(Ironloop ft, int iterations, int stopAfter, boolean shortForm) {
         double[] local = new double[SIZE];
         double[] global = new double[SIZE];
         long[] checksum = new long[1];
@@ -138,7 +118,9 @@ final class InJvmJob {
         ft.registerGlobal("checksum", checksum);
         ft.registerLocal("local", local);
         long started = 0;
-        if (ft.canRecoverGlobal()) {
+        if (shortForm) {
+            started = ft.resume();
+        } else if (ft.canRecoverGlobal()) {
             started = ft.readGlobal();
         }
         for (long i = ft.iteration(); i < iterations; i++) {
@@ -148,7 +130,9 @@ final class InJvmJob {
             for (int k = 0; k < SIZE; k++) {
                 local[k] = (ft.rank() + 1) * 1.5 * k + i;
             }
-            ft.publishLocal();
+            if (!shortForm) {
+                ft.publishLocal();
+            }
             double[] sum = ft.group().allreduce(local, ReduceOp.SUM);
             System.arraycopy(sum, 0, global, 0, SIZE);
             long h = checksum[0] * 31 + i;
@@ -156,7 +140,11 @@ final class InJvmJob {
                 h = h * 1_000_003 + Double.doubleToRawLongBits(v);
             }
             checksum[0] = h;
-            ft.saveGlobal();
+            if (shortForm) {
+                ft.endIteration();
+            } else {
+                ft.saveGlobal();
+            }
         }
         ft.complete("checksum=" + checksum[0]);
         return new long[] {checksum[0], started};

@@ -2,6 +2,7 @@ package io.ironloop.benchmarks.recovery;
 
 import io.ironloop.BufferPool;
 import io.ironloop.core.Schedule;
+import io.ironloop.benchmarks.Medians;
 import io.ironloop.benchmarks.group.RawTcp;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.level.BlockImage;
@@ -186,11 +187,12 @@ public final class RecoveryRank {
         state = null;
         g.barrier();
 
-        Loop loop = blockingLoop(g, size, block, reps, 2 * median(ours));
+        double iterationS = 2 * Medians.median(ours.stream().mapToDouble(Double::doubleValue).toArray());
+        Loop loop = blockingLoop(g, size, block, reps, iterationS);
         if (rank == 0) {
             System.out.println("RESULT partner_s=" + csv(ours) + " raw_s=" + csv(refs) + " raw_cached_s=" + csv(cached) + " blocking_s=" + csv(loop.take)
                     + " capture_s=" + csv(loop.capture) + " memcpy_s=" + csv(loop.memcpy) + " formula=" + loop.formula
-                    + " iteration_s=" + 2 * median(ours));
+                    + " iteration_s=" + iterationS);
         }
     }
 
@@ -225,12 +227,6 @@ public final class RecoveryRank {
         return new Snapshot(rank, iteration, images);
     }
 
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
 
     /** The snapshot through own memory and the partner level on every rank at once; the slowest rank's seconds. */
     private static double partnerCopy(ProcessGroup g, LevelChain chain, Snapshot s) throws IOException {
