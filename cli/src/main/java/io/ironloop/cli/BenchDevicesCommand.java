@@ -36,6 +36,10 @@ final class BenchDevicesCommand implements Callable<Integer> {
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
     int repetitions;
 
+    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "1",
+            description = "Least seconds each side of a tracking-overhead pair runs its example back to back (default: ${DEFAULT-VALUE}).")
+    double pairSeconds;
+
     @Option(names = "--dir", description = "Directory for the checkpoint folders (default: a new temporary directory, removed afterwards).")
     Path dir;
 
@@ -60,15 +64,15 @@ final class BenchDevicesCommand implements Callable<Integer> {
             err.println("ironloop bench devices: --device must be java or opencl, not '" + device + "'");
             return Main.USAGE;
         }
-        if (devices < 1 || !size.equals("test") && !size.equals("demo")) {
-            err.println("ironloop bench devices: --devices must be at least 1 and --size test or demo");
+        if (devices < 1 || !size.equals("test") && !size.equals("demo") || !(pairSeconds > 0)) {
+            err.println("ironloop bench devices: --devices must be at least 1, --size test or demo, --pair-seconds above 0");
             return Main.USAGE;
         }
         boolean temporary = dir == null;
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-devices") : Files.createDirectories(dir);
         Map<String, Object> figures;
         try {
-            figures = DeviceBench.run(kind, devices, size, repetitions, where, err);
+            figures = DeviceBench.run(kind, devices, size, repetitions, pairSeconds, where, err);
         } catch (OpenClUnavailableException e) {
             err.println("ironloop bench devices: " + e.getMessage());
             return 1;

@@ -27,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,9 +67,11 @@ public final class DeviceBench {
      * Measures every example on {@code devices} devices of {@code kind} at {@code size}, checkpointing into folders
      * under {@code dir}.
      *
+     * @param pairSeconds least seconds each side of a tracking-overhead pair runs the example back to back
      * @return the figures, in the order they are printed
      */
-    public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, Path dir, PrintStream err) {
+    public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, double pairSeconds, Path dir,
+            PrintStream err) {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("devices", kind.name().toLowerCase(Locale.ROOT));
         figures.put("device_count", devices);
@@ -79,7 +82,7 @@ public final class DeviceBench {
         for (String name : DeviceApp.NAMES) {
             err.println("bench devices: " + name + " (" + DeviceApp.named(name, size).describe() + ") on " + devices + " " + figures.get("devices")
                     + " device" + (devices == 1 ? "" : "s"));
-            AppFigures f = measure(name, kind, devices, size, repetitions, dir.resolve(name), err);
+            AppFigures f = measure(name, kind, devices, size, repetitions, pairSeconds, dir.resolve(name), err);
             f.put(figures, name);
             worstTracking = Math.max(worstTracking, f.trackingPct);
             home += f.bytesHome;
@@ -100,6 +103,11 @@ public final class DeviceBench {
     private static final class AppFigures {
         final double[] plain;
         final double[] instrumented;
+        /** Instrumented over plain, per pair. */
+        final double[] trackingRatio;
+        int runsPerSide;
+        /** Seconds of an instrumented run spent inside Ironloop's calls (engine, session, registration, checkpoint checks). */
+        final double[] inIronloop;
         final double[] checkpointed;
         final double[] read;
         final double[] position;
@@ -117,6 +125,8 @@ public final class DeviceBench {
         AppFigures(int repetitions) {
             plain = new double[repetitions];
             instrumented = new double[repetitions];
+            trackingRatio = new double[repetitions];
+            inIronloop = new double[repetitions];
             checkpointed = new double[repetitions];
             read = new double[repetitions];
             position = new double[repetitions];
@@ -127,10 +137,15 @@ public final class DeviceBench {
             double plainS = Medians.median(plain);
             double instrumentedS = Medians.median(instrumented);
             double checkpointedS = Medians.median(checkpointed);
-            trackingPct = (instrumentedS - plainS) / plainS * 100;
+            trackingPct = (Medians.median(trackingRatio) - 1) * 100;
             figures.put(p + "plain_s", plainS);
             figures.put(p + "instrumented_s", instrumentedS);
             figures.put(p + "tracking_overhead_pct", trackingPct);
+            figures.put(p + "tracking_overhead_pct_min", (Arrays.stream(trackingRatio).min().orElseThrow() - 1) * 100);
+            figures.put(p + "tracking_overhead_pct_max", (Arrays.stream(trackingRatio).max().orElseThrow() - 1) * 100);
+            figures.put(p + "tracking_runs_per_side", runsPerSide);
+            figures.put(p + "instrumentation_calls_s", Medians.median(inIronloop));
+            figures.put(p + "instrumentation_calls_pct", Medians.median(inIronloop) / plainS * 100);
             figures.put(p + "checkpointed_s", checkpointedS);
             figures.put(p + "checkpoint_overhead_pct", (checkpointedS - plainS) / plainS * 100);
             figures.put(p + "checkpoints", checkpoints / Math.max(1, runs));
@@ -150,35 +165,73 @@ public final class DeviceBench {
         }
     }
 
-    private static AppFigures measure(String name, DeviceKind kind, int devices, String size, int repetitions, Path dir, PrintStream err) {
+    private static AppFigures measure(String name, DeviceKind kind, int devices, String size, int repetitions, double pairSeconds, Path dir,
+            PrintStream err) {
         AppFigures f = new AppFigures(repetitions);
+        trackingPairs(f, name, kind, devices, size, repetitions, pairSeconds, dir, err);
         for (int r = -1; r < repetitions; r++) { // r = -1: the warm-up
-            double plain = plain(name, kind, devices, size);
-            double instrumented = checkpointed(name, kind, devices, size, fresh(dir.resolve("instrumented")), false, null);
             AppFigures sink = r < 0 ? new AppFigures(1) : f;
             Path folder = fresh(dir.resolve("checkpointed"));
-            double checkpointed = checkpointed(name, kind, devices, size, folder, true, sink);
+            double checkpointed = checkpointed(name, kind, devices, size, folder, true, sink).seconds();
             double[] restart = restart(name, kind, devices, size, folder);
             if (r >= 0) {
-                f.plain[r] = plain;
-                f.instrumented[r] = instrumented;
                 f.checkpointed[r] = checkpointed;
                 f.read[r] = restart[0];
                 f.position[r] = restart[1];
-                err.printf(Locale.ROOT, "bench devices: %s repetition %d: plain %.3f s, instrumented %.3f s, checkpointed %.3f s,"
-                        + " restart read %.3f s + positioning %.3f s%n", name, r + 1, plain, instrumented, checkpointed, restart[0], restart[1]);
+                err.printf(Locale.ROOT, "bench devices: %s repetition %d: checkpointed %.3f s, restart read %.3f s + positioning %.3f s%n",
+                        name, r + 1, checkpointed, restart[0], restart[1]);
             }
         }
         return f;
+    }
+
+    /**
+     * The instrumentation overhead is a difference of a percent or less between two runs of a fraction of a second,
+     * smaller than the run-to-run noise of one JVM. So each side of a pair runs the example back to back until at least
+     * {@code pairSeconds} have passed (the count fixed by the warm-up), the two sides alternate which goes first, and
+     * the figure is the median of the per-pair ratios: drift in the machine's speed cancels within a pair.
+     */
+    private static void trackingPairs(AppFigures f, String name, DeviceKind kind, int devices, String size, int repetitions,
+            double pairSeconds, Path dir, PrintStream err) {
+        Path folder = dir.resolve("instrumented");
+        plain(name, kind, devices, size); // warm-up of both sides
+        checkpointed(name, kind, devices, size, fresh(folder), false, null);
+        double once = plain(name, kind, devices, size);
+        int runs = (int) Math.max(1, Math.ceil(pairSeconds / once));
+        f.runsPerSide = runs;
+        for (int r = 0; r < repetitions; r++) {
+            boolean plainFirst = r % 2 == 0;
+            double plain = 0;
+            double instrumented = 0;
+            double inIronloop = 0;
+            for (int side = 0; side < 2; side++) {
+                boolean plainSide = (side == 0) == plainFirst;
+                for (int k = 0; k < runs; k++) {
+                    if (plainSide) {
+                        plain += plain(name, kind, devices, size);
+                    } else {
+                        Run run = checkpointed(name, kind, devices, size, fresh(folder), false, null);
+                        instrumented += run.seconds();
+                        inIronloop += run.inIronloopSeconds();
+                    }
+                }
+            }
+            f.plain[r] = plain / runs;
+            f.instrumented[r] = instrumented / runs;
+            f.trackingRatio[r] = instrumented / plain;
+            f.inIronloop[r] = inIronloop / runs;
+            err.printf(Locale.ROOT, "bench devices: %s pair %d: %d runs each, plain %.3f s, instrumented %.3f s (%+.2f %%)%n", name, r + 1,
+                    runs, f.plain[r], f.instrumented[r], (f.trackingRatio[r] - 1) * 100);
+        }
     }
 
     /** The example with devices and tracked arrays only: no engine, no session. Returns seconds of the loop and the final read. */
     private static double plain(String name, DeviceKind kind, int count, String size) {
         DeviceApp app = DeviceApp.named(name, size);
         try (DeviceSet devices = DeviceSet.open(kind, count)) {
+            long start = System.nanoTime(); // the same span as the instrumented side: allocation to the final read
             app.allocate(count);
             app.distribute(count);
-            long start = System.nanoTime();
             for (long i = 0; i < app.iterations(); i++) {
                 app.iterate(v -> devices.get(v % count), i);
             }
@@ -192,7 +245,7 @@ public final class DeviceBench {
      * fire. Times the registration, the loop, the last write and the final read; fills {@code into} with the
      * checkpoints' costs.
      */
-    private static double checkpointed(String name, DeviceKind kind, int count, String size, Path folder, boolean checkpoints,
+    private static Run checkpointed(String name, DeviceKind kind, int count, String size, Path folder, boolean checkpoints,
             AppFigures into) {
         DeviceApp app = DeviceApp.named(name, size);
         List<long[]> written = new ArrayList<>();
@@ -204,41 +257,57 @@ public final class DeviceBench {
                 }
             }
         };
-        try (DeviceSet devices = DeviceSet.open(kind, count);
-                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(folder), listener)) {
+        try (DeviceSet devices = DeviceSet.open(kind, count)) {
             long start = System.nanoTime();
-            DeviceSession session = DeviceSession.open(engine, devices);
-            LongCell iteration = new LongCell(0);
-            app.setUp(session, iteration);
-            app.distribute(session.virtualDevices());
-            CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
-            List<CheckpointReport> reports = new ArrayList<>();
-            while (iteration.get() < app.iterations()) {
-                app.iterate(session::device, iteration.get());
-                iteration.set(iteration.get() + 1);
-                session.checkpointIfDue(iteration.get(), policy).ifPresent(reports::add);
-            }
-            engine.awaitDurable();
-            app.digest(new ResultDigest());
-            double seconds = (System.nanoTime() - start) / 1e9;
-            if (into != null) {
-                into.checkpoints += reports.size();
-                into.runs++;
-                for (CheckpointReport r : reports) {
-                    into.protocolMs.add(r.protocol().toNanos() / 1e6);
-                    into.snapshotMs.add(r.snapshot().toNanos() / 1e6);
-                    into.bytesHome += r.bytesHome();
-                    into.naiveBytes += r.naiveBytes();
+            long inIronloop = 0; // the calls the plain run does not make
+            long t = System.nanoTime();
+            try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(folder), listener)) {
+                DeviceSession session = DeviceSession.open(engine, devices);
+                LongCell iteration = new LongCell(0);
+                engine.protect("settings", Scope.SETTINGS, app.settings()); // DeviceApp.setUp, with its calls timed apart
+                engine.protect("iteration", Scope.GLOBAL, iteration);
+                int virtual = app.distribution(session);
+                inIronloop += System.nanoTime() - t;
+                app.allocate(virtual);
+                t = System.nanoTime();
+                app.register(session);
+                inIronloop += System.nanoTime() - t;
+                app.distribute(session.virtualDevices());
+                CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
+                List<CheckpointReport> reports = new ArrayList<>();
+                while (iteration.get() < app.iterations()) {
+                    app.iterate(session::device, iteration.get());
+                    iteration.set(iteration.get() + 1);
+                    t = System.nanoTime();
+                    session.checkpointIfDue(iteration.get(), policy).ifPresent(reports::add);
+                    inIronloop += System.nanoTime() - t;
                 }
-                synchronized (written) {
-                    for (long[] w : written) {
-                        into.writeMs.add(w[0] / 1e6);
-                        into.fileBytes.add((double) w[1]);
+                engine.awaitDurable();
+                app.digest(new ResultDigest());
+                double seconds = (System.nanoTime() - start) / 1e9;
+                if (into != null) {
+                    into.checkpoints += reports.size();
+                    into.runs++;
+                    for (CheckpointReport r : reports) {
+                        into.protocolMs.add(r.protocol().toNanos() / 1e6);
+                        into.snapshotMs.add(r.snapshot().toNanos() / 1e6);
+                        into.bytesHome += r.bytesHome();
+                        into.naiveBytes += r.naiveBytes();
+                    }
+                    synchronized (written) {
+                        for (long[] w : written) {
+                            into.writeMs.add(w[0] / 1e6);
+                            into.fileBytes.add((double) w[1]);
+                        }
                     }
                 }
+                return new Run(seconds, inIronloop / 1e9);
             }
-            return seconds;
         }
+    }
+
+    /** One timed run of an example: its seconds, and of those the seconds spent inside Ironloop's own calls. */
+    private record Run(double seconds, double inIronloopSeconds) {
     }
 
     /** A restart from {@code folder}: {seconds reading the line, seconds positioning (setup re-executed, re-split)}. */

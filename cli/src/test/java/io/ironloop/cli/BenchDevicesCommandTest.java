@@ -1,0 +1,64 @@
+package io.ironloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironloop.examples.device.DeviceApp;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code ironloop bench devices} at its test size on the pure-Java device: the output contract and every figure. */
+class BenchDevicesCommandTest {
+    private static final List<String> PER_EXAMPLE = List.of("plain_s", "instrumented_s", "tracking_overhead_pct", "tracking_overhead_pct_min",
+            "tracking_overhead_pct_max", "tracking_runs_per_side", "instrumentation_calls_s", "instrumentation_calls_pct", "checkpointed_s", "checkpoint_overhead_pct", "checkpoints", "protocol_ms",
+            "snapshot_ms", "write_ms", "checkpoint_file_bytes", "protocol_bytes", "naive_bytes", "protocol_bytes_over_naive", "restart_read_s",
+            "restart_position_s");
+
+    @Test
+    void benchDevices_javaDevice_printsOneObjectWithEveryFigure() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                "bench", "devices", "--device", "java", "--devices", "2", "--pair-seconds", "0.05", "--json");
+
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(stdout.strip().lines()).hasSize(1);
+        JsonNode o = new ObjectMapper().readTree(stdout);
+        assertThat(o.get("devices").asText()).startsWith("java");
+        assertThat(o.get("repetitions").asInt()).isEqualTo(5);
+        for (String app : DeviceApp.NAMES) {
+            for (String figure : PER_EXAMPLE) {
+                JsonNode v = o.get(app + "_" + figure);
+                assertThat(v).as(app + "_" + figure).isNotNull();
+                assertThat(v.isNumber()).as(app + "_" + figure + " is a JSON number").isTrue();
+            }
+            assertThat(o.get(app + "_plain_s").asDouble()).as(app).isPositive();
+            assertThat(o.get(app + "_tracking_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pct").asDouble());
+            assertThat(o.get(app + "_tracking_overhead_pct").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pct_max").asDouble());
+            assertThat(o.get(app + "_checkpoints").asInt()).as(app + " checkpointed").isPositive();
+            assertThat(o.get(app + "_protocol_bytes_over_naive").asDouble()).isBetween(0.0, 1.0);
+        }
+        // Fig. 4 of the paper in miniature: spmv brings home only the vector its kernel writes, not the matrix.
+        assertThat(o.get("spmv_protocol_bytes_over_naive").asDouble()).isLessThan(0.5);
+        for (String k : List.of("tracking_overhead_pct", "protocol_bytes_over_naive", "transfer_over_raw", "transfer_gbps", "raw_transfer_gbps")) {
+            assertThat(o.get(k).isNumber()).as(k).isTrue();
+        }
+        assertThat(o.get("tracking_target_met").isBoolean()).isTrue();
+        assertThat(o.get("transfer_target_met").isBoolean()).isTrue();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench devices: spmv pair 1:");
+    }
+
+    @Test
+    void benchDevices_badPairSeconds_isAUsageError() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.execute(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "bench", "devices", "--pair-seconds", "0");
+        assertThat(exit).isEqualTo(Main.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--pair-seconds");
+    }
+}
