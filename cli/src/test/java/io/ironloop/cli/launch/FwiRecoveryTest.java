@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,13 +158,18 @@ class FwiRecoveryTest {
                     + " \"PREEMPTION_NOTICE\": \"AWS\", \"PREEMPTION_POLL_INTERVAL\": 0.2, \"PREEMPTION_MARGIN\": 1,"
                     + " \"PREEMPTION_AWS_URL\": \"http://127.0.0.1:" + metadata.getAddress().getPort()
                     + "/latest/meta-data/spot/instance-action\"}");
-            // mid-run (rank 0's slow shots make the job last over 20 s): the provider announces the reclamation, then reclaims at that time
-            cloud.schedule(() -> {
+            // mid-run (rank 0's slow shots make the job last over 20 s; 2 s after its first committed line, however long the
+            // JVMs took to start on a loaded machine): the provider announces the reclamation, then reclaims at that time
+            cloud.execute(() -> {
+                if (!awaitFirstCommit(jobs.folder(), Duration.ofSeconds(60))) {
+                    return; // the assertions below name what happened
+                }
+                sleep(Duration.ofSeconds(2));
                 Instant t = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
                 termination.set(t);
                 cloud.schedule(() -> JobProcesses.killJob(jobs.currentJobId()), Duration.between(Instant.now(), t).toMillis(),
                         TimeUnit.MILLISECONDS);
-            }, 9, TimeUnit.SECONDS);
+            });
 
             Run first = jobs.run(4, params, b -> { }, "test", PACE, "50", "--slow", "0:1500");
 
@@ -190,6 +197,32 @@ class FwiRecoveryTest {
         } finally {
             cloud.shutdownNow();
             metadata.stop(0);
+        }
+    }
+
+    /** Whether a commit record appeared under {@code folder} within {@code limit}. */
+    private static boolean awaitFirstCommit(Path folder, Duration limit) {
+        long end = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < end) {
+            if (Files.isDirectory(folder)) {
+                try (Stream<Path> files = Files.walk(folder)) {
+                    if (files.anyMatch(f -> f.getFileName().toString().endsWith(".commit"))) {
+                        return true;
+                    }
+                } catch (IOException | UncheckedIOException e) {
+                    // a file vanished while walking (a temporary renamed): look again
+                }
+            }
+            sleep(Duration.ofMillis(50));
+        }
+        return false;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
