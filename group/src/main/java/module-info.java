@@ -1,7 +1,7 @@
 /**
  * Ironloop's process group: ranks, membership, failure detection and collectives on JGroups, with
  * ULFM-like failure semantics (revoke, shrink, agree), an in-JVM transport for fast tests, and the rank
- * side of the local launcher ({@link io.ironloop.group.launch}).
+ * environment the launcher sets ({@link io.ironloop.group.launch}).
  */
 module io.ironloop.group {
     requires transitive io.ironloop.base;

@@ -22,4 +22,6 @@ module io.ironloop.runtime {
     exports io.ironloop.runtime.event;
     exports io.ironloop.runtime.blocks;
     exports io.ironloop.runtime.skeleton;
+
+    uses io.ironloop.runtime.event.EventSubscriberProvider;
 }

@@ -55,7 +55,7 @@ public final class MyLoop {
                 ft.readGlobal(); // resume where the last run stopped
             }
             ft.startHeartbeatMonitoring();
-            ft.launcher().plan(steps); // lets ironloop run check its --fail points against the last step
+            ft.plan(steps); // lets ironloop run check its --fail points against the last step
             while (step[0] < steps) {
                 part(ft.rank(), step[0], mine);
                 Thread.sleep(pause);

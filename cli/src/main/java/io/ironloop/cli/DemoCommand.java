@@ -1,13 +1,13 @@
 package io.ironloop.cli;
 
 import io.ironloop.ConfigurationException;
-import io.ironloop.cli.launch.Application;
-import io.ironloop.cli.launch.Fault;
-import io.ironloop.cli.launch.LaunchResult;
-import io.ironloop.cli.launch.LaunchSpec;
-import io.ironloop.cli.launch.Launcher;
-import io.ironloop.cli.launch.SignalForwarding;
-import io.ironloop.cli.launch.TimelineEvent;
+import io.ironloop.launcher.Application;
+import io.ironloop.launcher.Fault;
+import io.ironloop.launcher.LaunchResult;
+import io.ironloop.launcher.LaunchSpec;
+import io.ironloop.launcher.Launcher;
+import io.ironloop.launcher.SignalForwarding;
+import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.config.ParameterKey;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineKeys;

@@ -1,6 +1,6 @@
 package io.ironloop.cli;
 
-import io.ironloop.cli.launch.TimelineEvent;
+import io.ironloop.launcher.TimelineEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;

@@ -1,12 +1,12 @@
 package io.ironloop.cli;
 
 import io.ironloop.ConfigurationException;
-import io.ironloop.cli.launch.Application;
-import io.ironloop.cli.launch.Fault;
-import io.ironloop.cli.launch.LaunchResult;
-import io.ironloop.cli.launch.LaunchSpec;
-import io.ironloop.cli.launch.Launcher;
-import io.ironloop.cli.launch.SignalForwarding;
+import io.ironloop.launcher.Application;
+import io.ironloop.launcher.Fault;
+import io.ironloop.launcher.LaunchResult;
+import io.ironloop.launcher.LaunchSpec;
+import io.ironloop.launcher.Launcher;
+import io.ironloop.launcher.SignalForwarding;
 import io.ironloop.config.Units;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.launch.JobSecret;
@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
             "Start N rank JVMs of an application on this machine and supervise them.",
             "",
             "Each rank runs directly (no shell) as: java [--jvm-opt]... -Dironloop.rank=R -Dironloop.job=ID"
-                + " -cp <launcher class path>:<--cp> io.ironloop.group.launch.RankBootstrap MAINCLASS [ARGS],"
+                + " -cp <launcher class path>:<--cp> io.ironloop.launcher.rank.RankBootstrap MAINCLASS [ARGS],"
                 + " in the current directory. Standard output of the ranks is forwarded as it is (results),"
                 + " standard error line by line prefixed with [R] (logs); control characters are escaped.",
             "",
@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
             "A rank stopped by SIGSTOP can neither save, exit nor answer SIGTERM: it is killed (SIGKILL) at once"
                 + " when the attempt is ending (a rank failed or exited 0, a signal), otherwise after 10 s stopped.",
             "",
-            "Online recovery: when every rank declares that its job recovers online (LauncherLink.protection), the exit"
+            "Online recovery: when every rank declares that its job recovers online (the runtime's OnlineProtection event), the exit"
                 + " of a rank (a crash, --fail, kill -9, a stopped rank killed) does not end the attempt: the others keep"
                 + " running, shrink their group and report 'recovered' (or 'recovery-impossible', and exit). The attempt"
                 + " fails, and is relaunched from disk as above, only when they cannot recover or report nothing within"
@@ -78,9 +78,9 @@ import picocli.CommandLine.Spec;
             "  IRONLOOP_SPARES       S (--spares): the last S ranks are spares",
             "  IRONLOOP_HOST         this rank's host: the host name, or host-K with --fake-hosts",
             "",
-            "Ranks report progress with io.ironloop.group.launch.LauncherLink",
-            "(iteration, plan, saved, restored, tasks-skipped, protection, shrunk,",
-            "recovered, recovery-impossible); --fail acts on it.",
+            "Ranks report progress through the runtime's event stream, which the launcher subscribes to",
+            "(io.ironloop.launcher.rank.LauncherEvents: iteration, plan, saved, restored, protection, shrunk,",
+            "recovered, recovery-impossible, the application's own); --fail acts on it.",
             "",
             "Exit status: 0 when every rank of the last attempt exited 0; 2 usage error",
             "(also a fault that cannot or did not fire); 130 / 143 after SIGINT / SIGTERM;",
@@ -141,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--iterations", paramLabel = "N",
             description = "The application's last iteration number: a --fail or --preempt R@itI past it is a usage error."
-                    + " Ranks may declare it themselves (LauncherLink.plan).")
+                    + " Ranks may declare it themselves (Ironloop.plan; loops with a fixed step count do).")
     Long iterations;
 
     @Option(names = "--job", paramLabel = "ID", description = "Job id (default: generated, ironloop-<8 hex>).")

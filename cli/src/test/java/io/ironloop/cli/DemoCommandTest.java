@@ -2,8 +2,8 @@ package io.ironloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ironloop.cli.launch.Fault;
-import io.ironloop.cli.launch.TimelineEvent;
+import io.ironloop.launcher.Fault;
+import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.examples.fwi.FwiConfig;
 import io.ironloop.examples.fwi.FwiInversion;
 import io.ironloop.examples.fwi.FwiListener;

@@ -14,8 +14,7 @@ import io.ironloop.core.RestoredState;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.group.ProcessGroup;
-import io.ironloop.group.launch.LauncherLink;
-import io.ironloop.runtime.event.LauncherEvents;
+import java.util.Map;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.internal.state.GlobalState;
 import io.ironloop.runtime.internal.state.LocalState;
@@ -62,7 +61,8 @@ import io.ironloop.runtime.tasks.WorkloadScheduler;
  * {@link io.ironloop.group.ProcessFailedException} and the job ends, to be restarted by its supervisor.
  *
  * <p>Events: everything the runtime reports is one typed stream ({@link RuntimeEvent}); subscribe with
- * {@link IronloopBuilder#subscribe}. The launcher link is one subscriber ({@link LauncherEvents}).
+ * {@link IronloopBuilder#subscribe}. The launcher subscribes by itself when the process runs under {@code ironloop run}
+ * ({@link io.ironloop.runtime.event.EventSubscriberProvider}).
  *
  * <p>The work is done by collaborators with one job each: {@code GlobalState} and {@code LocalState} (registered
  * objects, published copies, saves), {@code TriggerReactions} (signals, notices, heartbeat failures),
@@ -140,9 +140,27 @@ public final class Ironloop implements AutoCloseable {
         return parts.folder();
     }
 
-    /** The launcher link this runtime reports to (a no-op outside {@code ironloop run}), for application events. */
-    public LauncherLink launcher() {
-        return parts.launcher();
+    /**
+     * Declares the last iteration number the application will report. Optional: under {@code ironloop run} it
+     * lets the launcher refuse at once a fault injected past the end ({@code --fail RANK@ITER}); faults
+     * strike without it.
+     *
+     * @param lastIteration the last iteration number
+     */
+    public void plan(long lastIteration) {
+        parts.events().publish(new RuntimeEvent.Planned(lastIteration));
+    }
+
+    /**
+     * Publishes an event of the application's own ({@link RuntimeEvent.Reported}) to this rank's subscribers,
+     * so that it appears in the launcher's timeline under {@code ironloop run}.
+     *
+     * @param type the event type (not blank)
+     * @param fields its fields: strings, numbers, booleans, lists and maps of those; not {@code type}
+     * @throws IllegalArgumentException if the type is blank or the fields contain {@code type}
+     */
+    public void report(String type, Map<String, ?> fields) {
+        parts.events().publish(new RuntimeEvent.Reported(type, new java.util.LinkedHashMap<>(fields)));
     }
 
     /**

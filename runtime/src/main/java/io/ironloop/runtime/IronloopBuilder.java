@@ -28,8 +28,6 @@ import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupListener;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ProcessGroups;
-import io.ironloop.group.launch.LauncherLink;
-import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.metrics.RankMetrics;
@@ -62,7 +60,6 @@ public final class IronloopBuilder {
     private Function<GroupListener, ProcessGroup> joiner;
     private TriggerListener triggerListener = TriggerListener.NONE;
     private final List<Consumer<? super RuntimeEvent>> subscribers = new ArrayList<>();
-    private LauncherLink launcher;
     private LongSupplier clock = System::nanoTime;
 
     IronloopBuilder() {
@@ -111,15 +108,6 @@ public final class IronloopBuilder {
         return this;
     }
 
-    /**
-     * The launcher link the runtime reports to through {@link LauncherEvents} (default: this process's,
-     * {@link LauncherLink#get()}); tests give a {@link LauncherLink#recording} one.
-     */
-    public IronloopBuilder launcher(LauncherLink link) {
-        this.launcher = Objects.requireNonNull(link, "link");
-        return this;
-    }
-
     /** The monotonic clock (nanoseconds) the frequency gates read; tests inject one instead of sleeping. */
     IronloopBuilder clock(LongSupplier nanoClock) {
         this.clock = Objects.requireNonNull(nanoClock, "nanoClock");
@@ -138,7 +126,6 @@ public final class IronloopBuilder {
             throw new IllegalStateException("give either parameters or a parameter file, not both");
         }
         Parameters p = parameters != null ? parameters : RankInputs.parameters(parametersFile);
-        LauncherLink link = launcher != null ? launcher : LauncherLink.get();
         byte[] settingsBytes = RankInputs.canonical(settings);
         Path folder = p.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         boolean signals = p.get(TriggerKeys.TRIGGER_SIGNAL);
@@ -157,7 +144,7 @@ public final class IronloopBuilder {
                 GroupConfig.from(p), l)).apply(onFailure);
         RuntimeEvents events = new RuntimeEvents();
         subscribers.forEach(events::subscribe);
-        events.subscribe(new LauncherEvents(link, group::rank));
+        events.subscribeProvided(group::rank); // the launcher's, under ironloop run
         RankMetrics metrics = null;
         Store store = null;
         LineReplicator replicator = null;
@@ -198,7 +185,7 @@ public final class IronloopBuilder {
             Triggers triggers = signals || notices ? Triggers.start(TriggerOptions.from(p), reacting[0], triggerListener) : null;
             LOG.info("rank {} of {} (job {}): checkpoints in {}, scheduler {}; {}", group.rank(), group.size(), group.jobId(),
                     folder, p.get(RuntimeKeys.WORKLOAD_SCHEDULER), ProtectionSummary.of(p));
-            return new Ironloop(new RuntimeParts(p, group, folder, store, replicator, link, events, global, local, reacting[0],
+            return new Ironloop(new RuntimeParts(p, group, folder, store, replicator, events, global, local, reacting[0],
                     recovery, completionRecord, completion, triggers, metrics));
         } catch (RuntimeException e) {
             if (reacting[0] != null) {

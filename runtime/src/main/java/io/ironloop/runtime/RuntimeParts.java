@@ -10,7 +10,6 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.Store;
 import io.ironloop.core.level.LineReplicator;
 import io.ironloop.group.ProcessGroup;
-import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.metrics.RankMetrics;
 import io.ironloop.runtime.internal.state.GlobalState;
@@ -28,7 +27,7 @@ import io.ironloop.runtime.trigger.Triggers;
  * @param triggers the signal and notice triggers, or null when none is configured
  * @param metrics the rank's metrics and their endpoint
  */
-record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LineReplicator replicator, LauncherLink launcher,
+record RuntimeParts(Parameters parameters, ProcessGroup group, Path folder, Store store, LineReplicator replicator,
         RuntimeEvents events, GlobalState global, LocalState local, TriggerReactions reactions, RestartRecovery recovery,
         JobCompletion completionRecord, Optional<Completion> completion, Triggers triggers,
         RankMetrics metrics) {

@@ -16,7 +16,6 @@ import io.ironloop.core.Snapshotable;
 import io.ironloop.core.StateSink;
 import io.ironloop.core.StateSource;
 import io.ironloop.group.InJvmCluster;
-import io.ironloop.group.launch.LauncherLink;
 
 /**
  * Entities registered through the runtime get {@link Snapshotable#swap()} once the line holding their newest
@@ -59,7 +58,7 @@ class EntitySwapTest {
         DoubleBuffered local = new DoubleBuffered();
         Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
         try (InJvmCluster cluster = InJvmCluster.open("job", 1);
-             Ironloop ft = Ironloop.builder().parameters(p).launcher(LauncherLink.recording(m -> { }))
+             Ironloop ft = Ironloop.builder().parameters(p)
                      .joinWith(l -> cluster.group(0)).start()) {
             ft.registerGlobal("global", global);
             ft.registerLocal("local", local);

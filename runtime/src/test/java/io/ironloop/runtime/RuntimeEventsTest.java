@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ironloop.config.Parameters;
 import io.ironloop.group.InJvmCluster;
-import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.event.RuntimeEvent;
 
 /** The runtime's events: a save is reported when its state is staged, then when it is durable. */
@@ -39,22 +38,5 @@ class RuntimeEventsTest {
         }
 
         assertThat(events).containsExactly("snapshotted GLOBAL 1 true true", "saved GLOBAL 1 disk");
-    }
-
-    @Test
-    void injectedLauncherLink_receivesTheEventsAsControlMessages() {
-        List<String> sent = new CopyOnWriteArrayList<>();
-        Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
-        try (InJvmCluster cluster = InJvmCluster.open("job", 1);
-             Ironloop ft = Ironloop.builder().parameters(p).launcher(LauncherLink.recording(sent::add))
-                     .joinWith(l -> cluster.group(0)).start()) {
-            ft.registerGlobal("global", new double[10]);
-            ft.saveGlobal();
-            ft.complete("done");
-        }
-
-        // the save is durable on the writer's thread: before or after the iteration is reported
-        assertThat(sent).endsWith("{\"type\":\"complete\",\"iteration\":1}").containsExactlyInAnyOrder("{\"type\":\"iteration\",\"iteration\":1}",
-                "{\"type\":\"saved\",\"iteration\":1,\"level\":\"global\"}", "{\"type\":\"complete\",\"iteration\":1}");
     }
 }

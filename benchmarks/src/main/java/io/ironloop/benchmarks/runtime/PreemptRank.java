@@ -72,7 +72,7 @@ public final class PreemptRank {
                         profile.put("signal_at_us", ChronoUnit.MICROS.between(Instant.EPOCH, s.at()));
                     } else if (event instanceof TriggerEvent.ActionCompleted c && runtime.get() != null) {
                         profile.put("action_s", seconds(c.elapsed()));
-                        runtime.get().launcher().event(PROFILE, new LinkedHashMap<>(profile));
+                        runtime.get().report(PROFILE, new LinkedHashMap<>(profile));
                     }
                 }).start()) {
             runtime.set(ft);
@@ -82,7 +82,7 @@ public final class PreemptRank {
             long t0 = System.nanoTime();
             ft.publishLocal();
             double publish = (System.nanoTime() - t0) / 1e9;
-            ft.launcher().event(READY, Map.of("size_bytes", size, "publish_s", publish));
+            ft.report(READY, Map.of("size_bytes", size, "publish_s", publish));
             Thread.sleep(waitSeconds * 1000);
             System.err.println("PreemptRank: no termination signal within " + waitSeconds + " s; giving up");
             System.exit(3);

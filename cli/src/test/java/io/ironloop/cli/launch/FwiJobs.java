@@ -1,5 +1,6 @@
 package io.ironloop.cli.launch;
 
+import io.ironloop.launcher.*;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.LineInfo;

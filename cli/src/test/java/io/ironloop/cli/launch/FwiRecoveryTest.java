@@ -1,5 +1,6 @@
 package io.ironloop.cli.launch;
 
+import io.ironloop.launcher.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.cli.launch.FwiJobs.Run;

@@ -1,5 +1,6 @@
 package io.ironloop.cli.launch;
 
+import io.ironloop.launcher.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -156,7 +157,7 @@ class LauncherProcessTest {
         awaitRanksIterating(2);
         ProcessHandle stopped = JobProcesses.rankOf(jobId, 1).orElseThrow();
         JobProcesses.signal(stopped.pid(), "STOP");
-        await().atMost(Duration.ofSeconds(5)).until(() -> RankProcess.isStopped(stopped.pid()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> JobProcesses.isStopped(stopped.pid()));
 
         launcher.toHandle().destroyForcibly();
 

@@ -4,10 +4,11 @@ import io.ironloop.ConfigurationException;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.group.ProcessExcludedException;
 import io.ironloop.group.ProcessFailedException;
-import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.blocks.Block;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.RecoveryFailedException;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.event.RuntimeEvents;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.Function;
@@ -67,7 +68,7 @@ public final class BlockRankMain {
     public <B extends Block> int run(BlockExample<B> example, BlockRankOptions options) {
         String name = example.name();
         long paceMillis = options.paceMillis();
-        LauncherLink launcher = LauncherLink.get();
+        RuntimeEvents reports = RuntimeEvents.withProvidedSubscribers(() -> 0); // for errors caught here: the launcher's
         long start = System.nanoTime();
         int worldRank = Integer.getInteger("ironloop.rank", -1); // the launcher names every rank JVM so
         BlockLoop.Builder<B> builder = BlockLoop.builder(example.layout(), example::create).settings(example.settings());
@@ -79,7 +80,6 @@ public final class BlockRankMain {
                         loop.group().size(), example.layout().blockCount(), loop.memoryFactor(),
                         loop.iteration() > 0 ? ", resumed at step " + loop.iteration() : "");
             }
-            launcher.plan(example.steps() - 1); // the loop reports iterations 0 … steps - 1
             loop.run(example.steps(), step -> {
                 example.step(step);
                 pause(paceMillis);
@@ -93,7 +93,7 @@ public final class BlockRankMain {
             }
             return 0;
         } catch (RecoveryFailedException e) {
-            launcher.error(e); // a relaunch can help: it resumes from the newest disk line
+            reports.publish(new RuntimeEvent.ApplicationFailed(e)); // a relaunch can help: it resumes from the newest disk line
             err.println(name + ": cannot recover inside the job (lost ranks " + e.lostWorldRanks() + "): " + e.getMessage());
             return 1;
         } catch (ProcessExcludedException e) {
@@ -106,7 +106,7 @@ public final class BlockRankMain {
                     + " cannot recover inside the job; exiting so that the supervisor relaunches the job from its disk lines");
             return 1;
         } catch (ConfigurationException e) {
-            launcher.error(e); // tells the supervisor that restarting cannot help
+            reports.publish(new RuntimeEvent.ApplicationFailed(e)); // tells the supervisor that restarting cannot help
             err.println(name + ": " + e.getMessage());
             return 2;
         }

@@ -16,7 +16,8 @@ import io.ironloop.device.DeviceSet;
 import io.ironloop.device.RestartReport;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.group.launch.LaunchEnvironment;
-import io.ironloop.group.launch.LauncherLink;
+import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.RuntimeKeys;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,15 +62,16 @@ public final class DeviceRank {
 
     /** Runs (or resumes) the example and returns the hex digest of its result. */
     static String run(Options o, Parameters params) {
-        LauncherLink link = LauncherLink.get();
-        int attempt = link.environment().map(LaunchEnvironment::attempt).orElse(0);
+        RuntimeEvents events = RuntimeEvents.withProvidedSubscribers(() -> 0); // the launcher's, under ironloop run
+        int attempt = LaunchEnvironment.current().map(LaunchEnvironment::attempt).orElse(0);
         int count = attempt > 0 && o.restartDevices() != null ? o.restartDevices() : o.devices();
         DeviceApp app = o.create();
         Path folder = params.get(EngineKeys.FT_FOLDER);
         EngineListener durable = new EngineListener() {
             @Override
             public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
-                link.saved(line.iteration(), "global");
+                events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.GLOBAL, line.iteration(), RuntimeEvent.Saved.DISK,
+                        sinceStart));
             }
         };
         try (DeviceSet devices = DeviceSet.open(o.kind(), count);
@@ -82,15 +84,15 @@ public final class DeviceRank {
             Optional<RestartReport> restart = session.restore();
             restart.ifPresent(r -> {
                 System.err.println(o.app() + ": " + r.describe());
-                link.restored(r.line().iteration());
-                link.event("devices", Map.of("message", r.describe()));
+                events.publish(new RuntimeEvent.Restored(RuntimeEvent.StateKind.GLOBAL, r.line().iteration()));
+                events.publish(new RuntimeEvent.Reported("devices", Map.of("message", r.describe())));
             });
             app.distribute(session.virtualDevices());
-            link.plan(app.iterations());
+            events.publish(new RuntimeEvent.Planned(app.iterations()));
             CheckpointPolicy policy = CheckpointPolicy.everyCalls(app.checkpointEvery());
             boolean trace = Boolean.getBoolean(TRACE_PROPERTY);
             while (iteration.get() < app.iterations()) {
-                link.iteration(iteration.get());
+                events.publish(new RuntimeEvent.IterationStarted(iteration.get()));
                 app.iterate(session::device, iteration.get());
                 if (trace) {
                     System.err.println("iteration " + iteration.get());

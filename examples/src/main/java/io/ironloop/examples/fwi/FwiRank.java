@@ -13,7 +13,6 @@ import java.util.stream.IntStream;
 import io.ironloop.ConfigurationException;
 import io.ironloop.core.RestoredState;
 import io.ironloop.group.ProcessFailedException;
-import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.Completion;
 import io.ironloop.runtime.Ironloop;
 import io.ironloop.runtime.event.RuntimeEvent;
@@ -142,16 +141,16 @@ public final class FwiRank {
         }
         ft.startHeartbeatMonitoring();
         // one saveGlobal per round: a --fail past the most rounds there can be is a usage error at once
-        ft.launcher().plan(inversion.maxRounds());
+        ft.plan(inversion.maxRounds());
         long start = System.nanoTime();
-        try (TaskPool pool = TaskPool.create(ft.group(), ft.scheduler(), new StealReporter(ft.launcher()))) {
+        try (TaskPool pool = TaskPool.create(ft.group(), ft.scheduler(), new StealReporter(ft))) {
             while (!inversion.isFinished()) {
                 long round = inversion.round();
                 long roundStart = System.nanoTime();
                 BitSet done = new BitSet(problem.shots());
                 IntStream.range(0, problem.shots()).filter(s -> ledger.isDone(round, s)).forEach(done::set);
                 if (!done.isEmpty() && rank == 0) {
-                    ft.launcher().tasksSkipped(done.cardinality());
+                    ft.report("tasks-skipped", Map.of("count", done.cardinality()));
                     log(rank, "round %d: skipping %d of %d shots finished before the restart", round, done.cardinality(),
                             problem.shots());
                 }
@@ -243,7 +242,7 @@ public final class FwiRank {
     }
 
     /** Reports work stealing to the launcher's timeline ({@code tasks-stolen}: round, from, count, tasks). */
-    private record StealReporter(LauncherLink launcher) implements TaskPoolListener {
+    private record StealReporter(Ironloop ft) implements TaskPoolListener {
         @Override
         public void tasksStolen(long round, int fromRank, List<Integer> tasks) {
             Map<String, Object> fields = new LinkedHashMap<>();
@@ -251,7 +250,7 @@ public final class FwiRank {
             fields.put("from", fromRank);
             fields.put("count", tasks.size());
             fields.put("tasks", tasks);
-            launcher.event("tasks-stolen", fields);
+            ft.report("tasks-stolen", fields);
         }
     }
 

@@ -58,7 +58,7 @@ public final class HeatRank {
                 ft.readLocal();
             }
             ft.startHeartbeatMonitoring();
-            ft.launcher().plan(steps);
+            ft.plan(steps);
             double[] next = new double[cells + 2];
             for (long step = ft.iteration(); step < steps; step++) {
                 exchangeHalos(ft.group(), rod);

@@ -43,7 +43,7 @@ public final class QuickstartRank {
             ft.registerGlobal("progress", app.progress());
             ft.registerLocal("local_data", app.localData());
             ft.resume();
-            ft.launcher().plan(iterations);
+            ft.plan(iterations); // optional: lets ironloop run refuse a --fail past the end at once
             while (!app.isFinished()) {
                 app.computeLocal();
                 pause(pauseMillis);

@@ -7,7 +7,6 @@ import io.ironloop.core.Schedule;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
 import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
 import io.ironloop.group.InJvmCluster;
-import io.ironloop.group.launch.LauncherLink;
 import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.skeleton.Domain2D;
@@ -41,7 +40,6 @@ public final class HeatSkeletonRank {
         HeatSkeleton heat = new HeatSkeleton(HeatBlocks.preset(o.size(), o.steps().orElse(0)).config(), o.paceMillis());
         try (Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                 .checkpointInput(false).settings(heat.settings()).start()) {
-            LauncherLink.get().plan(skeleton.steps() - 1);
             skeleton.run();
             String digest = skeleton.digest();
             if (skeleton.group().rank() == 0) {

@@ -1,23 +1,9 @@
 /**
- * The rank side of Ironloop's local launcher ({@code ironloop run}).
- *
- * <p>The launcher starts every rank JVM with the main class {@link io.ironloop.group.launch.RankBootstrap},
- * which reads the {@link io.ironloop.group.launch.LaunchEnvironment} ({@code IRONLOOP_RANK},
+ * The launch environment a rank reads: {@link io.ironloop.group.launch.LaunchEnvironment} ({@code IRONLOOP_RANK},
  * {@code IRONLOOP_SIZE}, {@code IRONLOOP_JOB}, {@code IRONLOOP_PEERS}, {@code IRONLOOP_SECRET_FILE},
  * {@code IRONLOOP_ATTEMPT}, {@code IRONLOOP_LAUNCHER}, {@code IRONLOOP_PARAMS}, {@code IRONLOOP_SPARES},
- * {@code IRONLOOP_HOST}), opens an authenticated
- * control connection to the launcher (challenge–response with an HMAC-SHA256 of the
- * {@link io.ironloop.group.launch.JobSecret}), and only then calls the application's {@code main}. When that
- * connection ends — the launcher exited or was killed with {@code kill -9} — the rank halts with
- * {@link io.ironloop.group.launch.RankBootstrap#EXIT_LAUNCHER_LOST}. A rank stopped by SIGSTOP runs no code
- * and cannot halt itself: the launcher's reaper process ({@code io.ironloop.cli.launch.RankReaper}) kills it
- * then, so no rank outlives its launcher.
- *
- * <p>The runtime reports progress through {@link io.ironloop.group.launch.LauncherLink#get()}: small JSON
- * events (iteration reached, checkpoint saved, state restored, tasks skipped, iteration plan, online recovery)
- * that the supervisor records in its timeline and uses for fault injection, restart-storm detection and
- * supervising a job that recovers from lost ranks without a relaunch. Outside
- * the launcher the link is a no-op. The wire format is described in
- * {@link io.ironloop.group.launch.ControlProtocol}.
+ * {@code IRONLOOP_HOST}) and the {@link io.ironloop.group.launch.JobSecret} that authenticates the group's
+ * members. The group learns its rank, size and peers here; the launcher that sets this environment, and the
+ * rank side of its control protocol, are the {@code launcher} module above.
  */
 package io.ironloop.group.launch;

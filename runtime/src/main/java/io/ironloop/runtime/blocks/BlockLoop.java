@@ -31,8 +31,6 @@ import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.runtime.RuntimeKeys;
-import io.ironloop.group.launch.LauncherLink;
-import io.ironloop.runtime.event.LauncherEvents;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.blocks.BlockCollectives;
@@ -120,12 +118,13 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private boolean rescheduleDue;
     private long iteration;
     private int onlineRecoveries;
+    private boolean planned;
     private boolean closed;
 
     private BlockLoop(Builder<B> b) {
         this.parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
         b.subscribers.forEach(events::subscribe);
-        events.subscribe(new LauncherEvents(b.launcher, this::currentRank));
+        events.subscribeProvided(this::currentRank); // the launcher's, under ironloop run
         this.snapshotCadence = new Cadence("memory", parameters.get(BlockKeys.SNAPSHOT_EVERY));
         if (snapshotCadence.schedule() instanceof Schedule.Never) {
             throw new ConfigurationException("SNAPSHOT_EVERY is never, but a block loop recovers from its in-memory snapshots: "
@@ -315,6 +314,17 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     }
 
     /**
+     * Declares the last iteration the loop will run ({@link RuntimeEvent.Planned}), for a caller that runs it in
+     * several {@link #run} calls; otherwise the first {@code run(steps, …)} declares {@code steps - 1}.
+     *
+     * @param lastIteration the last iteration number
+     */
+    public void plan(long lastIteration) {
+        planned = true;
+        events.publish(new RuntimeEvent.Planned(lastIteration));
+    }
+
+    /**
      * Runs {@code step} until the loop reaches {@code steps} iterations, snapshotting as {@code SNAPSHOT_EVERY}
      * says and at the last, and recovering inside the job from every failure it can (Algorithm 3: the failure
      * is caught here, never half-way through a step on some ranks only).
@@ -323,6 +333,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
      */
     public void run(long steps, Step<B> step) {
         ensureOpen();
+        if (!planned) {
+            plan(steps - 1); // the loop reports iterations 0 … steps - 1
+        }
         StepContext<B> context = new Context();
         do {
             while (iteration < steps) {
@@ -581,7 +594,6 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         private Balancer balancer = Balancer.greedy();
         private Placement placement = Placement.pairwise();
         private ProcessGroup group;
-        private LauncherLink launcher = LauncherLink.get();
         private Function<Parameters, ProcessGroup> joiner = p -> ProcessGroups.join(GroupConfig.from(p), new GroupListener() {
         });
 
@@ -623,12 +635,6 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         /** Receives the loop's events (on the application's thread). */
         public Builder<B> subscribe(Consumer<? super RuntimeEvent> subscriber) {
             subscribers.add(Objects.requireNonNull(subscriber, "subscriber"));
-            return this;
-        }
-
-        /** Where the loop reports progress and recoveries (default: this process's link, a no-op outside the launcher). */
-        public Builder<B> launcher(LauncherLink value) {
-            this.launcher = Objects.requireNonNull(value, "launcher");
             return this;
         }
 

@@ -167,4 +167,43 @@ public sealed interface RuntimeEvent {
             lostWorldRanks = Set.copyOf(lostWorldRanks);
         }
     }
+
+    /**
+     * The last iteration number the application will report, once it is known: a loop with a fixed number of
+     * steps publishes it when it starts ({@code BlockLoop.run}, {@code Skeleton.run}); the imperative API when
+     * the application declares it ({@code Ironloop.plan}). Optional: the launcher uses it only to refuse at
+     * once a fault injected past the end of the run.
+     */
+    record Planned(long lastIteration) implements RuntimeEvent {
+    }
+
+    /**
+     * An event of the application's own for the launcher's timeline (work stolen, devices changed, a
+     * benchmark's phase): a type and its fields (strings, numbers, booleans, lists and maps of those).
+     *
+     * @param type the event type, not blank and not one of the runtime's own
+     * @param fields the fields, in a stable order; never the name {@code type}
+     */
+    record Reported(String type, java.util.Map<String, Object> fields) implements RuntimeEvent {
+        public Reported {
+            if (type == null || type.isBlank()) {
+                throw new IllegalArgumentException("event type must not be blank");
+            }
+            if (fields.containsKey("type")) {
+                throw new IllegalArgumentException("event field name 'type' is reserved");
+            }
+            fields = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(fields));
+        }
+    }
+
+    /**
+     * The application ends with an error it caught itself (a rank that exits with a status rather than
+     * letting the exception escape {@code main}), so that the launcher names it as the failure's cause and
+     * does not retry a configuration error or a deterministic one.
+     */
+    record ApplicationFailed(Throwable error) implements RuntimeEvent {
+        public ApplicationFailed {
+            Objects.requireNonNull(error, "error");
+        }
+    }
 }

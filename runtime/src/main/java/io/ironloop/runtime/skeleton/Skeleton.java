@@ -142,6 +142,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
      * @throws io.ironloop.runtime.blocks.RecoveryFailedException when a lost rank's parts have no copy left anywhere
      */
     public void run() {
+        loop.plan(steps.length - 1);
         while (loop.iteration() < steps.length) {
             long from = loop.iteration();
             long target = Math.min(steps.length, from + stepsToNextCheckpoint());

@@ -1,0 +1,593 @@
+package io.ironloop.launcher;
+
+import static io.ironloop.launcher.Timeline.fields;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ironloop.config.Units;
+import io.ironloop.launcher.rank.LauncherLink;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One attempt of a job: starts every rank, then handles the supervisor's inputs one at a time until every
+ * rank has exited — stopping the others at the first failure, forwarding signals, injecting faults,
+ * killing what outlives the grace period. Runs on the supervisor thread; not thread-safe.
+ *
+ * <p>Nothing waits on a process that can never answer: a rank stopped by job control (SIGSTOP) is killed as
+ * {@link StoppedRanks} decides — at once when the attempt is ending anyway (a rank failed or exited 0, the
+ * ranks are being stopped, the launcher got a signal) or another rank reported it failed, otherwise once it
+ * has stayed stopped too long. Its exit then fails the attempt like any other.
+ *
+ * <p>When every rank declared that it recovers online ({@link OnlineLosses}), a rank's exit — a crash, an
+ * injected or external SIGKILL, a stopped rank killed — does not end the attempt: the loss is recorded and the
+ * others keep running until they report the recovery, or fail to in time.
+ */
+final class JobAttempt {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() { };
+    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
+
+    /** What every attempt of a job shares. */
+    record Job(String id, String secretFile, String control, String classpath, LaunchSpec spec,
+            BlockingQueue<SupervisorInput> queue, Timeline timeline, FaultInjector faults, LauncherLog log,
+            Set<RankProcess> processes, RankReaper reaper) {
+    }
+
+    private final Job job;
+    private final int attempt;
+    private final int size;
+    private final RankProcess[] ranks;
+    private final RankConnection[] connections;
+    private final Integer[] statuses;
+    private final List<Set<Long>> sync = new ArrayList<>();
+    private final long[] lastIteration;
+    private final long[] resumedAt;
+    private final Set<Integer> injected = new HashSet<>();
+    private int live;
+    private boolean stopping;
+    private Instant killDeadline;
+    private Instant stopAt;
+    private int failedRank = -1;
+    private int failedStatus;
+    private OptionalLong highestIteration = OptionalLong.empty();
+    private LauncherSignal signal;
+    private String usageError;
+    private RankError error;
+    private final StoppedRanks stoppedRanks;
+    private final OnlineLosses online;
+    /** Inputs taken from the queue out of turn, handled before the queue's next ones. */
+    private final Deque<SupervisorInput> deferred = new ArrayDeque<>();
+    private boolean finishedRank;
+
+    JobAttempt(Job job, int attempt) {
+        this.job = job;
+        this.attempt = attempt;
+        this.size = job.spec().worldSize();
+        this.ranks = new RankProcess[size];
+        this.connections = new RankConnection[size];
+        this.statuses = new Integer[size];
+        this.lastIteration = new long[size];
+        this.resumedAt = new long[size];
+        this.stoppedRanks = new StoppedRanks(ranks);
+        this.online = new OnlineLosses(attempt, size, job.spec().recoveryDeadline(), job.timeline(), job.log());
+        for (int r = 0; r < size; r++) {
+            sync.add(Set.of());
+            lastIteration[r] = -1;
+            resumedAt[r] = -1;
+        }
+    }
+
+    /**
+     * Runs the attempt to its end.
+     *
+     * @return how it ended
+     * @throws LaunchException if a rank cannot be started or the supervisor thread is interrupted (every
+     *     rank is then killed)
+     */
+    AttemptOutcome run() {
+        try {
+            start();
+            while (live > 0) {
+                SupervisorInput input = deferred.isEmpty() ? job.queue().poll(waitNanos(), TimeUnit.NANOSECONDS)
+                        : deferred.poll();
+                if (input != null) {
+                    handle(input);
+                }
+                timers(Instant.now());
+            }
+            drainLateMessages();
+            for (RankProcess p : ranks) {
+                p.awaitOutput(OUTPUT_DRAIN);
+            }
+            if (failedRank < 0 && !online.unreported().isEmpty()) {
+                job.log().warn("the surviving ranks exited 0 without reporting an online recovery from the loss of ranks "
+                        + online.unreported());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LaunchException("the supervisor was interrupted during attempt " + attempt
+                    + "; every rank was killed", e);
+        } finally {
+            for (RankProcess p : ranks) {
+                if (p != null && p.isAlive()) {
+                    p.killTree();
+                }
+            }
+            for (RankConnection c : connections) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+        boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
+        return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
+                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error), online.summary());
+    }
+
+    /**
+     * Records the events ranks sent just before exiting: their exit can overtake their last messages on
+     * the way to the supervisor. Other inputs (signals) stay queued for the launcher.
+     */
+    private void drainLateMessages() throws InterruptedException {
+        for (RankConnection c : connections) {
+            if (c != null) {
+                c.awaitFinished(OUTPUT_DRAIN);
+            }
+        }
+        List<SupervisorInput> pending = new ArrayList<>(deferred);
+        deferred.clear();
+        job.queue().drainTo(pending);
+        for (SupervisorInput input : pending) {
+            if (input instanceof SupervisorInput.SignalDelivered) {
+                job.queue().add(input);
+            } else {
+                handle(input);
+            }
+        }
+    }
+
+    private void start() {
+        LaunchSpec spec = job.spec();
+        List<Integer> ports;
+        try {
+            ports = FreePorts.allocate(size);
+        } catch (IOException e) {
+            throw new LaunchException("cannot find " + size + " free loopback ports for the ranks: " + e.getMessage(), e);
+        }
+        String peers = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
+                fields("attempt", attempt, "peers", peers));
+        RankHosts hosts = RankHosts.of(spec);
+        RankInvocation invocation = new RankInvocation(job.id(), job.secretFile(), job.control(), job.classpath(), spec,
+                attempt, peers);
+        for (int r = 0; r < size; r++) {
+            try {
+                ranks[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r)), spec, attempt, r,
+                        job.log(), job.queue()::add);
+                job.processes().add(ranks[r]);
+                job.reaper().watch(ranks[r].pid());
+            } catch (IOException e) {
+                throw new LaunchException("cannot start rank " + r + " with " + spec.javaExecutable() + ": "
+                        + e.getMessage(), e);
+            }
+            live++;
+            job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.RANK_STARTED, fields());
+        }
+    }
+
+    private long waitNanos() {
+        Instant now = Instant.now();
+        Instant next = now.plus(StoppedRanks.STOP_CHECK);
+        if (killDeadline != null && killDeadline.isBefore(next)) {
+            next = killDeadline;
+        }
+        if (stopAt != null && stopAt.isBefore(next)) {
+            next = stopAt;
+        }
+        Optional<Instant> recovery = online.nextDeadline();
+        if (recovery.isPresent() && recovery.get().isBefore(next)) {
+            next = recovery.get();
+        }
+        if (!stopping) {
+            for (Fault.Preemption p : job.faults().pendingPreemptions()) {
+                Instant due = job.faults().dueTime(p);
+                if (statuses[p.rank()] == null && ranks[p.rank()].isAlive() && due.isBefore(next)) {
+                    next = due;
+                }
+            }
+        }
+        return Math.max(0, Duration.between(now, next).toNanos());
+    }
+
+    private void timers(Instant now) {
+        killStopped(now, false);
+        if (stopAt != null && !now.isBefore(stopAt)) {
+            stopAt = null;
+            if (!stopping) {
+                stopAll((failedRank >= 0 ? "rank " + failedRank + " failed" : "the online recovery failed")
+                        + " and the others did not exit within --settle ("
+                        + Units.formatDuration(job.spec().settle()) + ")");
+            }
+        }
+        if (killDeadline != null && !now.isBefore(killDeadline)) {
+            killDeadline = null;
+            List<Integer> killed = killLive();
+            if (!killed.isEmpty()) {
+                job.log().warn("ranks " + killed + " did not exit within the grace period ("
+                        + Units.formatDuration(job.spec().grace()) + "): killed them (SIGKILL)");
+                job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                        TimelineEvent.GRACE_EXPIRED, fields("ranks", killed, "signal", "SIGKILL"));
+            }
+        }
+        if (stopping) {
+            return;
+        }
+        online.overdue(now).ifPresent(this::recoveryFailed);
+        for (Fault.Preemption p : job.faults().pendingPreemptions()) {
+            RankProcess rp = ranks[p.rank()];
+            if (!now.isBefore(job.faults().dueTime(p)) && statuses[p.rank()] == null && rp.isAlive()) {
+                job.faults().fired(p);
+                injected.add(p.rank());
+                job.log().info("injecting " + p.describe() + ": SIGTERM to rank " + p.rank() + " (pid " + rp.pid() + ")");
+                job.timeline().supervisor(attempt, p.rank(), rp.pid(), TimelineEvent.FAULT_INJECTED,
+                        fields("fault", p.describe(), "signal", "SIGTERM", "after_s", p.after().toMillis() / 1000.0));
+                rp.terminate();
+            }
+        }
+    }
+
+    private void handle(SupervisorInput input) {
+        if (input instanceof SupervisorInput.RankExited e) {
+            exited(e);
+        } else if (input instanceof SupervisorInput.RankMessage m) {
+            message(m);
+        } else if (input instanceof SupervisorInput.RankHello h) {
+            hello(h);
+        } else if (input instanceof SupervisorInput.SignalDelivered s) {
+            signal(s.signal());
+        } else if (input instanceof SupervisorInput.ConnectionRefused c) {
+            job.timeline().supervisor(c.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                    TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", c.reason()));
+        }
+    }
+
+    private void exited(SupervisorInput.RankExited e) {
+        if (e.attempt() != attempt || statuses[e.rank()] != null) {
+            return;
+        }
+        int r = e.rank();
+        statuses[r] = e.status();
+        live--;
+        job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.RANK_EXITED,
+                fields("status", e.status(), "signal", ExitStatuses.signalOf(e.status())));
+        if (e.status() == 0) {
+            finishedRank = true;
+            killStopped(Instant.now(), true);
+        }
+        if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
+            return;
+        }
+        if (online.protects()) {
+            handleLastMessages(r); // a recovery-impossible report just before the exit decides what the exit means
+            if (failedRank >= 0) {
+                return;
+            }
+        }
+        Long iteration = lastIteration[r] >= 0 ? lastIteration[r] : null;
+        if (!stopping && live > 0 && error == null && online.protects()) {
+            online.lost(e, iteration, injected.contains(r), "exited with " + ExitStatuses.describe(e.status())
+                    + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
+                    + (iteration != null ? " after reporting iteration " + iteration : ""));
+            return;
+        }
+        failedRank = r;
+        failedStatus = e.status();
+        job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.FAILURE_DETECTED,
+                fields("status", e.status(), "iteration", iteration, "injected", injected.contains(r)));
+        job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
+                + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
+                + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
+                + (live > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
+                        + " to notice, save and exit before SIGTERM" : ""));
+        if (!stopping && live > 0) {
+            if (job.spec().settle().isZero()) {
+                stopAll("rank " + r + " failed");
+            } else {
+                stopAt = Instant.now().plus(job.spec().settle());
+            }
+        }
+    }
+
+    /**
+     * Handles now the messages rank {@code r} sent before its exit, which the exit can overtake: waits (bounded)
+     * until its connection has delivered its last message, then handles its messages waiting in the queue and
+     * defers the other inputs, in order.
+     */
+    private void handleLastMessages(int r) {
+        RankConnection c = connections[r];
+        if (c == null) {
+            return;
+        }
+        try {
+            c.awaitFinished(OUTPUT_DRAIN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the supervisor loop's next wait throws it
+            return;
+        }
+        List<SupervisorInput> pending = new ArrayList<>(deferred);
+        deferred.clear();
+        job.queue().drainTo(pending);
+        for (SupervisorInput input : pending) {
+            if (input instanceof SupervisorInput.RankMessage m && m.connection() == c) {
+                message(m);
+            } else {
+                deferred.add(input);
+            }
+        }
+    }
+
+    private void stopAll(String reason) {
+        stopping = true;
+        killStopped(Instant.now(), true);
+        List<Integer> stopped = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive() && !stoppedRanks.killed(r)) {
+                ranks[r].terminate();
+                stopped.add(r);
+            }
+        }
+        if (!stopped.isEmpty()) {
+            job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
+                    fields("signal", "SIGTERM", "ranks", stopped, "reason", reason));
+            killDeadline = Instant.now().plus(job.spec().grace());
+        }
+    }
+
+    /** Kills the live ranks that are stopped and due ({@link StoppedRanks#due}); at once while the attempt is ending. */
+    private void killStopped(Instant now, boolean force) {
+        String ending = stopping ? "the ranks are being stopped and it cannot answer SIGTERM"
+                : failedRank >= 0 ? "rank " + failedRank + " failed and a stopped rank can neither save nor exit"
+                : finishedRank ? "other ranks exited 0 and a stopped rank can never finish"
+                : null;
+        stoppedRanks.due(now, force, ending, r -> statuses[r] == null).forEach(this::killStoppedRank);
+    }
+
+    private void killStoppedRank(StoppedRanks.Kill kill) {
+        int r = kill.rank();
+        job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + kill.reason()
+                + "; killed it (SIGKILL)");
+        job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.STOPPED_RANK_KILLED,
+                fields("stopped_s", kill.stopped().toMillis() / 1000.0, "reason", kill.reason()));
+        ranks[r].killTree();
+    }
+
+    private List<Integer> killLive() {
+        List<Integer> killed = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                ranks[r].killTree();
+                killed.add(r);
+            }
+        }
+        return killed;
+    }
+
+    private void signal(LauncherSignal s) {
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.SIGNAL_RECEIVED,
+                fields("signal", s.signalName()));
+        if (signal != null) {
+            job.log().info("received " + s.signalName() + " again: killing the ranks now (SIGKILL)");
+            List<Integer> killed = killLive();
+            killDeadline = null;
+            job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
+                    fields("signal", "SIGKILL", "ranks", killed, "reason", "second signal"));
+            return;
+        }
+        signal = s;
+        stopping = true;
+        List<Integer> forwarded = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                try {
+                    ranks[r].signal(s);
+                } catch (IOException e) {
+                    job.log().warn("could not send " + s.signalName() + " to rank " + r + " (" + e.getMessage()
+                            + "); sending SIGTERM instead");
+                    ranks[r].terminate();
+                }
+                forwarded.add(r);
+            }
+        }
+        job.log().info("received " + s.signalName() + ": forwarded it to ranks " + forwarded + "; waiting up to "
+                + Units.formatDuration(job.spec().grace()) + " for them to save and exit (SIGINT again kills them now)");
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.SIGNAL_FORWARDED,
+                fields("signal", s.signalName(), "ranks", forwarded));
+        Instant deadline = Instant.now().plus(job.spec().grace());
+        if (killDeadline == null || deadline.isBefore(killDeadline)) {
+            killDeadline = deadline;
+        }
+    }
+
+    private void hello(SupervisorInput.RankHello h) {
+        RankConnection c = h.connection();
+        int r = c.rank();
+        String reason = null;
+        if (c.attempt() != attempt) {
+            reason = "attempt " + c.attempt() + " is not the current attempt (" + attempt + ")";
+        } else if (r < 0 || r >= size) {
+            reason = "rank " + r + " does not exist in a job of " + size + " ranks";
+        } else if (ranks[r].pid() != c.pid()) {
+            reason = "pid " + c.pid() + " is not the process of rank " + r + " (pid " + ranks[r].pid() + ")";
+        } else if (connections[r] != null || statuses[r] != null) {
+            reason = "rank " + r + " is already connected or has exited";
+        }
+        if (reason != null) {
+            job.log().warn("refused control connection from " + c.remote() + ": " + reason);
+            c.refuse(reason);
+            job.timeline().supervisor(h.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
+                    TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", reason));
+            return;
+        }
+        // a rank that has just connected has not finished an iteration: that is --fail RANK@0, and it dies
+        // unwelcomed, so before it can start one (--preempt RANK@it0 is welcomed, then gets its SIGTERM)
+        Optional<Fault.AtIteration> atStart = stopping ? Optional.empty() : job.faults().takeAt(r, 0);
+        List<Long> syncIterations = stopping ? List.of() : job.faults().syncIterations(r);
+        if (!(atStart.orElse(null) instanceof Fault.KillAtIteration)) {
+            try {
+                c.welcome(syncIterations);
+            } catch (IOException e) {
+                job.log().warn("could not welcome rank " + r + ": " + e.getMessage());
+                return;
+            }
+        }
+        connections[r] = c;
+        sync.set(r, Set.copyOf(syncIterations));
+        job.timeline().supervisor(h.time(), attempt, r, c.pid(), TimelineEvent.RANK_CONNECTED, fields());
+        atStart.ifPresent(k -> inject(c, k, 0));
+    }
+
+    private void message(SupervisorInput.RankMessage m) {
+        RankConnection c = m.connection();
+        if (!c.accepted() || c.attempt() != attempt || connections[c.rank()] != c) {
+            return;
+        }
+        int r = c.rank();
+        ObjectNode node = m.message();
+        String type = node.path("type").asText();
+        Map<String, Object> eventFields = JSON.convertValue(node, MAP);
+        eventFields.remove("type");
+        job.timeline().add(new TimelineEvent(m.time(), TimelineEvent.Source.RANK, attempt, r, c.pid(), type, eventFields));
+        if ("iteration".equals(type) && node.path("iteration").canConvertToLong()) {
+            iteration(c, node.path("iteration").asLong());
+        } else if ("plan".equals(type) && node.path("iterations").canConvertToLong()) {
+            plan(node.path("iterations").asLong());
+        } else if ("restored".equals(type) && node.path("iteration").canConvertToLong()) {
+            resumedAt[r] = node.path("iteration").asLong();
+        } else if (RankError.EVENT.equals(type)) {
+            rankError(r, node);
+        } else if (LauncherLink.DETECTED.equals(type)) {
+            detected(r, node.path("failed"));
+        } else if (LauncherLink.PROTECTION.equals(type)) {
+            online.declared(r, node);
+        } else if (LauncherLink.RECOVERED.equals(type) && !stopping && failedRank < 0) {
+            online.recovered(r, node);
+        } else if (LauncherLink.RECOVERY_IMPOSSIBLE.equals(type) && !stopping && failedRank < 0) {
+            recoveryFailed(online.impossible(r, node));
+        }
+    }
+
+    /**
+     * The survivors of a loss did not recover online: the attempt fails, charged to the lost rank. Survivors that
+     * said so exit by themselves (within --settle); silent ones are stopped now.
+     */
+    private void recoveryFailed(OnlineLosses.Failure f) {
+        if (f.rank() >= 0) {
+            failedRank = f.rank();
+            failedStatus = f.status();
+        }
+        if (f.stopNow()) {
+            stopAll(f.cause());
+        } else if (live > 0 && stopAt == null) {
+            stopAt = Instant.now().plus(job.spec().settle());
+        }
+    }
+
+    private void iteration(RankConnection c, long it) {
+        int r = c.rank();
+        lastIteration[r] = it;
+        if (highestIteration.isEmpty() || it > highestIteration.getAsLong()) {
+            highestIteration = OptionalLong.of(it);
+        }
+        if (statuses[r] != null) {
+            return;
+        }
+        Optional<Fault.AtIteration> fault = stopping ? Optional.empty() : job.faults().takeAt(r, it);
+        if (fault.isPresent()) {
+            inject(c, fault.get(), it);
+            return;
+        }
+        if (sync.get(r).contains(it)) {
+            try {
+                c.ack(it);
+            } catch (IOException e) {
+                job.log().warn("could not acknowledge iteration " + it + " of rank " + r + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** A rank reported ranks as failed: those that are stopped are hung, not slow, and are killed now. */
+    private void detected(int reporter, JsonNode failed) {
+        for (JsonNode n : failed) {
+            int r = n.asInt(-1);
+            if (r >= 0 && r < size && statuses[r] == null) {
+                stoppedRanks.reportedFailed(r, reporter, Instant.now()).ifPresent(this::killStoppedRank);
+            }
+        }
+    }
+
+    /**
+     * Strikes a rank waiting at a synchronised iteration. It gets no acknowledgement: a killed rank is gone,
+     * and a preempted one saves and exits from where it waits, so the fault strikes exactly there.
+     */
+    private void inject(RankConnection c, Fault.AtIteration fault, long it) {
+        int r = c.rank();
+        injected.add(r);
+        job.log().info("injecting " + fault.describe() + ": " + fault.signalName() + " to rank " + r + " (pid " + c.pid()
+                + ") at iteration " + it);
+        job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
+                fields("fault", fault.describe(), "signal", fault.signalName(), "iteration", it));
+        if (fault instanceof Fault.KillAtIteration) {
+            ranks[r].kill();
+        } else {
+            ranks[r].terminate();
+        }
+    }
+
+    /**
+     * A rank reported the exception it ends with. The attempt's cause is the error at the earliest iteration
+     * ({@link RankError#before}), whichever rank reports first.
+     * The others are released by the group (its departure notice); those that do not exit by themselves
+     * within --settle are stopped.
+     */
+    private void rankError(int r, ObjectNode node) {
+        // where the rank was: its last iteration, or where it resumed when it threw before finishing one
+        Optional<RankError> reported = RankError.of(r, node, Math.max(lastIteration[r], resumedAt[r]));
+        if (reported.isEmpty() || error != null && !reported.get().before(error)) {
+            return;
+        }
+        error = reported.get();
+        job.log().error(error.describe());
+        if (!stopping && stopAt == null && live > 1) {
+            stopAt = Instant.now().plus(job.spec().settle());
+        }
+    }
+
+    private void plan(long last) {
+        Optional<String> problem = job.faults().checkPlan(last);
+        if (problem.isEmpty() || usageError != null || stopping) {
+            return;
+        }
+        usageError = problem.get();
+        job.log().error(usageError + "; stopping the job");
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.USAGE_ERROR,
+                fields("message", usageError));
+        stopAll("usage error");
+    }
+}

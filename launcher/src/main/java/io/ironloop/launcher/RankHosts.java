@@ -1,0 +1,44 @@
+package io.ironloop.launcher;
+
+import io.ironloop.group.launch.LaunchEnvironment;
+import java.util.OptionalInt;
+
+/**
+ * The host (failure domain) each rank is told it runs on, as {@code IRONLOOP_HOST}: this machine's name, or
+ * with {@code --fake-hosts K} rank r of M rank JVMs on {@code host-⌊r·K/M⌋} — consecutive ranks share a host,
+ * as they do on real clusters — so that failure-domain-aware placement of partner copies can be exercised on
+ * one machine. Immutable.
+ */
+final class RankHosts {
+    /** Prefix of a fake host's name. */
+    static final String FAKE_PREFIX = "host-";
+
+    private final int worldSize;
+    private final OptionalInt fake;
+    private final String realHost;
+
+    private RankHosts(int worldSize, OptionalInt fake, String realHost) {
+        this.worldSize = worldSize;
+        this.fake = fake;
+        this.realHost = realHost;
+    }
+
+    /** The hosts of a spec's ranks. */
+    static RankHosts of(LaunchSpec spec) {
+        return new RankHosts(spec.worldSize(), spec.fakeHosts(),
+                spec.fakeHosts().isPresent() ? null : LaunchEnvironment.localHostName());
+    }
+
+    /**
+     * The host of a rank.
+     *
+     * @param rank the rank, 0 ≤ rank &lt; world size
+     * @return its host name
+     */
+    String of(int rank) {
+        if (rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank " + rank + " is not in 0-" + (worldSize - 1));
+        }
+        return fake.isPresent() ? FAKE_PREFIX + (long) rank * fake.getAsInt() / worldSize : realHost;
+    }
+}

@@ -1,0 +1,59 @@
+package io.ironloop.launcher;
+
+import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.launcher.rank.RankBootstrap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How one attempt starts its rank JVMs: the command line (directly {@code java}, no shell, with
+ * {@code -Dironloop.rank=R -Dironloop.job=ID}, then {@link RankBootstrap} and the application) and the
+ * environment of each rank ({@link LaunchEnvironment}'s variables over the spec's own). Immutable.
+ *
+ * @param jobId the job id
+ * @param secretFile the job secret file
+ * @param control the launcher's control socket, {@code host:port}
+ * @param classpath the rank class path
+ * @param spec what to run
+ * @param attempt the attempt, 0 first
+ * @param peers every rank's {@code 127.0.0.1:port}, comma-separated, in rank order
+ */
+record RankInvocation(String jobId, String secretFile, String control, String classpath, LaunchSpec spec, int attempt,
+        String peers) {
+
+    /** The command line of rank {@code rank}. */
+    List<String> command(int rank) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(spec.javaExecutable().toString());
+        cmd.addAll(spec.jvmOptions());
+        cmd.add("-D" + LaunchEnvironment.RANK_PROPERTY + "=" + rank);
+        cmd.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + jobId);
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(RankBootstrap.class.getName());
+        cmd.add(spec.application().mainClass());
+        cmd.addAll(spec.arguments());
+        return cmd;
+    }
+
+    /** The environment of rank {@code rank}, on host {@code host}. */
+    Map<String, String> environment(int rank, String host) {
+        Map<String, String> env = new LinkedHashMap<>(spec.environment());
+        env.put(LaunchEnvironment.RANK, Integer.toString(rank));
+        env.put(LaunchEnvironment.SIZE, Integer.toString(spec.worldSize()));
+        env.put(LaunchEnvironment.JOB, jobId);
+        env.put(LaunchEnvironment.PEERS, peers);
+        env.put(LaunchEnvironment.SECRET_FILE, secretFile);
+        env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
+        env.put(LaunchEnvironment.LAUNCHER, control);
+        env.put(LaunchEnvironment.SPARES, Integer.toString(spec.spares()));
+        env.put(LaunchEnvironment.HOST, host);
+        spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
+        if (spec.fresh() && attempt == 0) {
+            env.put("IRONLOOP_FRESH", "true");
+        }
+        return env;
+    }
+}
