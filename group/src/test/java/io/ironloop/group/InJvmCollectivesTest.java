@@ -94,6 +94,78 @@ class InJvmCollectivesTest {
         }
     }
 
+    /**
+     * Large arrays take the reduce-scatter + allgather path: any group size, segments that do not divide evenly
+     * (the last ones shorter or empty), several chunks per segment, every element type — each bit-identical to the
+     * small path's rank-order combination.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void allreduce_largeArrays_bitIdenticalToRankOrderCombination(int size) throws Exception {
+        int n = 3 * (1 << 17) + 5; // 3 MiB + 40 bytes of doubles: several chunks per segment at 2 and 3 ranks
+        try (InJvmCluster c = InJvmCluster.open("large-" + size, size)) {
+            List<double[]> sums = Ranks.run(size, r -> c.group(r).allreduce(values(r, n), ReduceOp.SUM));
+            List<long[]> products = Ranks.run(size, r -> c.group(r).allreduce(longs(r, n), ReduceOp.PROD));
+            List<int[]> mins = Ranks.run(size, r -> c.group(r).allreduce(ints(r, n), ReduceOp.MIN));
+            double[] sum = expectedSum(size, n);
+            long[] product = longs(0, n);
+            int[] min = ints(0, n);
+            for (int r = 1; r < size; r++) {
+                long[] l = longs(r, n);
+                int[] i = ints(r, n);
+                for (int k = 0; k < n; k++) {
+                    product[k] *= l[k];
+                    min[k] = Math.min(min[k], i[k]);
+                }
+            }
+            for (int r = 0; r < size; r++) {
+                assertArrayEquals(sum, sums.get(r), 0.0, "rank " + r);
+                assertArrayEquals(product, products.get(r), "rank " + r);
+                assertArrayEquals(min, mins.get(r), "rank " + r);
+            }
+        }
+    }
+
+    /** One rank's array is small (the small path), the others' large: every rank throws, none waits for the others. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2})
+    @org.junit.jupiter.api.Timeout(60)
+    void allreduce_oneRankSmallOthersLarge_everyRankThrowsIllegalArgument(int smallRank) throws Exception {
+        int large = 1 << 16; // 512 KiB of doubles
+        try (InJvmCluster c = InJvmCluster.open("mixed-" + smallRank, 3)) {
+            List<String> outcomes = Ranks.run(3, r -> {
+                try {
+                    c.group(r).allreduce(new double[r == smallRank ? 4 : large], ReduceOp.SUM);
+                    return "returned";
+                } catch (IllegalArgumentException e) {
+                    return e.getMessage();
+                }
+            });
+            assertThat(outcomes).hasSize(3).allSatisfy(o -> assertThat(o).contains("differ in length"));
+            // the group is still usable: the next collective pairs up on every rank
+            List<double[]> next = Ranks.run(3, r -> c.group(r).allreduce(values(r, large), ReduceOp.SUM));
+            assertArrayEquals(expectedSum(3, large), next.get(1), 0.0);
+        }
+    }
+
+    private static long[] longs(int rank, int n) {
+        java.util.Random random = new java.util.Random(99 + rank);
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = random.nextLong();
+        }
+        return v;
+    }
+
+    private static int[] ints(int rank, int n) {
+        java.util.Random random = new java.util.Random(77 + rank);
+        int[] v = new int[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = random.nextInt();
+        }
+        return v;
+    }
+
     @Test
     void sendrecv_ringHaloExchange_receivesNeighbours() throws Exception {
         int size = 5;

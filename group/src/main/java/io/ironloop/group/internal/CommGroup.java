@@ -5,6 +5,7 @@ import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.group.ShrinkResult;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -225,32 +226,154 @@ final class CommGroup implements ProcessGroup {
     @Override
     public double[] allreduce(double[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
+        if (isLarge((long) values.length * Double.BYTES)) {
+            ByteBuffer data = direct(values.length * Double.BYTES);
+            data.asDoubleBuffer().put(values);
+            allreduceLarge(data, Reduction.DOUBLE, op);
+            double[] out = new double[values.length];
+            data.asDoubleBuffer().get(out);
+            return out;
+        }
         return ArrayCodec.decodeDoubles(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.DOUBLE, op), 0);
     }
 
     @Override
     public long[] allreduce(long[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
+        if (isLarge((long) values.length * Long.BYTES)) {
+            ByteBuffer data = direct(values.length * Long.BYTES);
+            data.asLongBuffer().put(values);
+            allreduceLarge(data, Reduction.LONG, op);
+            long[] out = new long[values.length];
+            data.asLongBuffer().get(out);
+            return out;
+        }
         return ArrayCodec.decodeLongs(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.LONG, op), 0);
     }
 
     @Override
     public int[] allreduce(int[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
+        if (isLarge((long) values.length * Integer.BYTES)) {
+            ByteBuffer data = direct(values.length * Integer.BYTES);
+            data.asIntBuffer().put(values);
+            allreduceLarge(data, Reduction.INT, op);
+            int[] out = new int[values.length];
+            data.asIntBuffer().get(out);
+            return out;
+        }
         return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
+    }
+
+    /** From this many bytes on (and with two members or more), an allreduce takes the bandwidth-optimal path. */
+    static final int LARGE_ALLREDUCE_BYTES = 256 << 10;
+
+    private boolean isLarge(long bytes) {
+        return members.length > 1 && bytes >= LARGE_ALLREDUCE_BYTES;
+    }
+
+    private static ByteBuffer direct(int bytes) {
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * A large allreduce, in place: a reduce-scatter then an allgather, both direct (member s owns segment s of the
+     * array: everyone sends it their piece of that segment, it combines the pieces and sends the result to everyone).
+     * Each member sends and receives 2(P − 1)/P of the array, as a ring would, but its owner combines a segment in
+     * rank order ({@code ((v0 op v1) op v2) ...}), so the result is the small path's, bit for bit, whatever the
+     * timing. Segments travel in chunks of {@link #CHUNK_BYTES}, chunk by chunk in step, so what waits in a member's
+     * queues stays a few chunks; they are direct buffers, written from and received into without a copy in the JVM.
+     *
+     * <p>A member whose array has another length may have taken the small path: a round of the small path with an
+     * empty contribution declaring this array's length comes first, so every member learns of a mismatch there and
+     * throws, whichever path it took, instead of waiting for messages that never come.
+     */
+    private void allreduceLarge(ByteBuffer data, Reduction type, ReduceOp op) {
+        Objects.requireNonNull(op, "op");
+        allreduceBytes(new byte[0], type, op, data.capacity());
+        long seq = ++collectiveSeq;
+        int size = members.length;
+        int elements = data.capacity() / type.elementSize();
+        int perSegment = (elements + size - 1) / size;
+        int chunkBytes = CHUNK_BYTES / type.elementSize() * type.elementSize();
+        int chunks = (perSegment * type.elementSize() + chunkBytes - 1) / chunkBytes;
+        for (int c = 0; c < chunks; c++) {
+            for (int s = 0; s < size; s++) {
+                ByteBuffer piece = chunk(data, type, perSegment, s, c, chunkBytes);
+                if (s != rank && piece.hasRemaining()) {
+                    post(s, Envelope.Kind.COLLECTIVE, seq, piece);
+                }
+            }
+            ByteBuffer mine = chunk(data, type, perSegment, rank, c, chunkBytes);
+            if (mine.hasRemaining()) {
+                reduceInRankOrder(mine, type, op, seq);
+                for (int r = 0; r < size; r++) {
+                    if (r != rank) {
+                        post(r, Envelope.Kind.COLLECTIVE, seq, mine.duplicate());
+                    }
+                }
+            }
+            for (int s = 0; s < size; s++) {
+                ByteBuffer theirs = chunk(data, type, perSegment, s, c, chunkBytes);
+                if (s != rank && theirs.hasRemaining()) {
+                    ByteBuffer in = takeBuffer(s, Envelope.Kind.COLLECTIVE, seq, "allreduce");
+                    theirs.put(in.duplicate());
+                    session.buffers().give(in);
+                }
+            }
+        }
+    }
+
+    /** Chunk {@code c} of segment {@code s} of {@code data}: possibly empty (the last segments may be shorter). */
+    private static ByteBuffer chunk(ByteBuffer data, Reduction type, int perSegment, int s, int c, int chunkBytes) {
+        long segmentStart = (long) s * perSegment * type.elementSize();
+        long segmentEnd = Math.min(data.capacity(), segmentStart + (long) perSegment * type.elementSize());
+        long from = Math.min(segmentEnd, segmentStart + (long) c * chunkBytes);
+        long to = Math.min(segmentEnd, from + chunkBytes);
+        return data.slice((int) from, (int) (to - from)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Combines every member's piece of the chunk this member owns into {@code mine}, in rank order. */
+    private void reduceInRankOrder(ByteBuffer mine, Reduction type, ReduceOp op, long seq) {
+        ByteBuffer acc = null; // v0, then (v0 op v1), ...
+        for (int r = 0; r < members.length; r++) {
+            if (r == rank) {
+                if (acc == null) {
+                    acc = mine;
+                } else {
+                    type.combineInto(acc, mine, op);
+                }
+                continue;
+            }
+            ByteBuffer in = takeBuffer(r, Envelope.Kind.COLLECTIVE, seq, "allreduce");
+            if (in.remaining() != mine.remaining()) {
+                throw new IllegalStateException("allreduce: rank " + r + " sent " + in.remaining() + " bytes of a chunk of "
+                        + mine.remaining() + " (a defect: the lengths were checked)");
+            }
+            if (acc == null) {
+                acc = in; // rank 0's piece, received into a buffer of this member's own: combine there
+            } else {
+                type.combineInto(acc, in, op);
+                session.buffers().give(in);
+            }
+        }
+        if (acc != mine) {
+            mine.duplicate().put(acc.duplicate());
+            session.buffers().give(acc);
+        }
     }
 
     /** Chunks a member sends ahead of the results it has received, in an allreduce. */
     static final int PIPELINE = 4;
 
-    /** Chunk {@code c} of a member's contribution; the first carries the total length. */
-    private static byte[] contribution(byte[] mine, int c, int chunkBytes) {
+    /** Chunk {@code c} of a member's contribution; the first carries the declared total length. */
+    private static byte[] contribution(byte[] mine, int declaredLength, int c, int chunkBytes) {
         int from = c * chunkBytes;
         int to = Math.min(mine.length, from + chunkBytes);
         if (c > 0) {
             return Arrays.copyOfRange(mine, from, to);
         }
-        return ByteBuffer.allocate(Integer.BYTES + to - from).putInt(mine.length).put(mine, from, to - from).array();
+        return ByteBuffer.allocate(Integer.BYTES + to - from).putInt(declaredLength).put(mine, from, to - from).array();
     }
 
     /**
@@ -260,6 +383,14 @@ final class CommGroup implements ProcessGroup {
      * member.
      */
     private byte[] allreduceBytes(byte[] mine, Reduction type, ReduceOp op) {
+        return allreduceBytes(mine, type, op, mine.length);
+    }
+
+    /**
+     * The small path, whose first contributions carry {@code declaredLength} (the length of the array being reduced)
+     * for the length check: {@code mine.length} itself, or, for the large path's opening round, the large array's.
+     */
+    private byte[] allreduceBytes(byte[] mine, Reduction type, ReduceOp op, int declaredLength) {
         Objects.requireNonNull(op, "op");
         check("allreduce");
         long seq = ++collectiveSeq;
@@ -275,8 +406,8 @@ final class CommGroup implements ProcessGroup {
                 if (c == 0) {
                     int theirs = ByteBuffer.wrap(in).getInt();
                     offset = Integer.BYTES;
-                    if (theirs != mine.length || in.length - offset != piece.length) {
-                        String msg = "allreduce arrays differ in length: rank 0 has " + mine.length / type.elementSize()
+                    if (theirs != declaredLength || in.length - offset != piece.length) {
+                        String msg = "allreduce arrays differ in length: rank 0 has " + declaredLength / type.elementSize()
                                 + " elements, rank " + r + " has " + theirs / type.elementSize();
                         byte[] err = msg.getBytes(StandardCharsets.UTF_8);
                         byte[] out = new byte[1 + err.length];
@@ -298,7 +429,7 @@ final class CommGroup implements ProcessGroup {
             // up to PIPELINE chunks ahead: rank 0 combines chunk c while chunk c+1 travels
             int ahead = Math.min(PIPELINE, chunks);
             for (int c = 0; c < ahead; c++) {
-                post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, c, chunkBytes));
+                post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, declaredLength, c, chunkBytes));
             }
             for (int c = 0; c < chunks; c++) {
                 byte[] in = take(0, Envelope.Kind.COLLECTIVE, seq, "allreduce");
@@ -307,7 +438,7 @@ final class CommGroup implements ProcessGroup {
                 }
                 System.arraycopy(in, 1, result, c * chunkBytes, in.length - 1);
                 if (c + ahead < chunks) {
-                    post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, c + ahead, chunkBytes));
+                    post(0, Envelope.Kind.COLLECTIVE, seq, contribution(mine, declaredLength, c + ahead, chunkBytes));
                 }
             }
         }

@@ -25,8 +25,16 @@ enum Reduction {
      * {@code acc[i] = acc[i] op in[inOffset + i]} for every element of {@code acc}.
      */
     void combineInto(byte[] acc, byte[] in, int inOffset, ReduceOp op) {
-        ByteBuffer a = ByteBuffer.wrap(acc).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer b = ByteBuffer.wrap(in, inOffset, acc.length).slice().order(ByteOrder.LITTLE_ENDIAN);
+        combineInto(ByteBuffer.wrap(acc), ByteBuffer.wrap(in, inOffset, acc.length).slice(), op);
+    }
+
+    /**
+     * {@code acc[i] = acc[i] op in[i]} for every element of {@code acc}'s remaining bytes, both little-endian; their
+     * positions do not move.
+     */
+    void combineInto(ByteBuffer acc, ByteBuffer in, ReduceOp op) {
+        ByteBuffer a = acc.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
         switch (this) {
             case DOUBLE -> {
                 DoubleBuffer x = a.asDoubleBuffer();
