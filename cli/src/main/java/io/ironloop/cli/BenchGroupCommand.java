@@ -47,7 +47,7 @@ final class BenchGroupCommand implements Callable<Integer> {
             }
             GroupBench.Options s = GroupBench.Options.standard(ranks, scaling);
             o = new GroupBench.Options(s.ranks(), repetitions, repetitions, s.warmup(), s.latencyIterations(), s.allreduceBytes(), s.p2pBytes(),
-                    s.messageBytes(), s.interval(), s.timeout(), s.heartbeatWindows(), s.scaling());
+                    s.messageBytes(), s.interval(), s.timeout(), s.heartbeatWindows(), s.scaling(), s.mpiReference());
         }
         Map<String, Object> figures = GroupBench.run(o, spec.commandLine().getErr());
         BenchCommand.print(figures, json, spec.commandLine().getOut());

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,9 +50,11 @@ public final class GroupBench {
      * @param timeout detection timeout ({@code TIME_MAX_WAIT})
      * @param heartbeatWindows intervals over which heartbeats are counted (median of the windows)
      * @param scaling whether to count heartbeats at 4, 8 and 16 ranks too
+     * @param mpiReference whether to measure Open MPI's allreduce of the same size beside ours, where it is installed
      */
     public record Options(int ranks, int repetitions, int detectRepetitions, boolean warmup, int latencyIterations, int allreduceBytes,
-            long p2pBytes, int messageBytes, Duration interval, Duration timeout, int heartbeatWindows, boolean scaling) {
+            long p2pBytes, int messageBytes, Duration interval, Duration timeout, int heartbeatWindows, boolean scaling,
+            boolean mpiReference) {
         public Options {
             if (ranks < 2) {
                 throw new IllegalArgumentException("the group benchmark needs at least 2 ranks, not " + ranks);
@@ -73,12 +76,12 @@ public final class GroupBench {
 
         /** The figures: 8-byte and 64 MiB allreduces, 256 MiB in 1 MiB messages, 1 s / 5 s detection, 5 repetitions. */
         public static Options standard(int ranks, boolean scaling) {
-            return new Options(ranks, 5, 5, true, 500, 64 << 20, 256L << 20, 1 << 20, Duration.ofSeconds(1), Duration.ofSeconds(5), 5, scaling);
+            return new Options(ranks, 5, 5, true, 500, 64 << 20, 256L << 20, 1 << 20, Duration.ofSeconds(1), Duration.ofSeconds(5), 5, scaling, true);
         }
 
         /** A few seconds' worth of everything, to check that the benchmark works (not its figures). */
         public static Options quick(int ranks, boolean scaling) {
-            return new Options(ranks, 2, 1, false, 20, 1 << 20, 8L << 20, 1 << 20, Duration.ofMillis(200), Duration.ofSeconds(1), 2, scaling);
+            return new Options(ranks, 2, 1, false, 20, 1 << 20, 8L << 20, 1 << 20, Duration.ofMillis(200), Duration.ofSeconds(1), 2, scaling, false);
         }
     }
 
@@ -118,6 +121,26 @@ public final class GroupBench {
         return figures;
     }
 
+    /** Open MPI's allreduce of the same size on as many ranks, over TCP and over shared memory; empty without it. */
+    private double[] mpiReference() throws IOException, InterruptedException {
+        if (!o.mpiReference()) {
+            return new double[0];
+        }
+        Optional<MpiAllreduce> mpi = MpiAllreduce.compile(progress);
+        if (mpi.isEmpty()) {
+            return new double[0];
+        }
+        try {
+            double tcp = mpi.get().seconds("tcp,self", o.ranks(), o.allreduceBytes(), o.repetitions());
+            double shm = mpi.get().seconds("vader,self", o.ranks(), o.allreduceBytes(), o.repetitions());
+            progress.printf("bench group: Open MPI's MPI_Allreduce of %d MiB on %d ranks: %.3f s over TCP, %.3f s over shared memory%n",
+                    o.allreduceBytes() >> 20, o.ranks(), tcp, shm);
+            return new double[] {tcp, shm};
+        } finally {
+            mpi.get().delete();
+        }
+    }
+
     private Map<String, Object> measure() throws IOException, InterruptedException {
         long started = System.nanoTime();
         Map<String, double[]> perf = perf();
@@ -146,6 +169,7 @@ public final class GroupBench {
         }
         byRanks.keySet().stream().sorted().forEach(n -> heartbeats.put(Integer.toString(n), byRanks.get(n)));
 
+        double[] mpi = mpiReference(); // {TCP, shared memory} seconds, or empty
         double latency = Medians.median(perf.get("latency_s"));
         double allreduce = Medians.median(perf.get("allreduce_s"));
         double p2p = o.p2pBytes() / 1e9 / Medians.median(perf.get("p2p_s"));
@@ -171,6 +195,17 @@ public final class GroupBench {
         r.put("allreduce_bandwidth_gbps", o.allreduceBytes() / 1e9 / allreduce);
         r.put("allreduce_bandwidth_s", allreduce);
         r.put("allreduce_bandwidth_bytes", o.allreduceBytes());
+        // each member must send (and receive) 2(P - 1)/P of the array, the least any allreduce moves: that traffic per
+        // second, against raw TCP's bytes per second between two of the same JVMs
+        double necessary = 2.0 * (o.ranks() - 1) / o.ranks() * o.allreduceBytes();
+        r.put("allreduce_over_raw_tcp", necessary / 1e9 / allreduce / raw);
+        if (mpi.length == 2) {
+            r.put("mpi_allreduce_tcp_s", mpi[0]);
+            r.put("mpi_allreduce_shm_s", mpi[1]);
+            r.put("allreduce_over_mpi_tcp", mpi[0] / allreduce);
+            r.put("allreduce_over_mpi_shm", mpi[1] / allreduce);
+            r.put("allreduce_target_met", mpi[0] / allreduce >= 1.0);
+        }
         r.put("detect_kill_s", killS);
         r.put("detect_kill_leader_s", leaderS);
         r.put("detect_hang_s", hangS);
