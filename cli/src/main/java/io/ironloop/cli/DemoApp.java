@@ -109,6 +109,31 @@ enum DemoApp {
         }
     },
     /**
+     * A matrix power by data circulation on the loop skeleton ({@code io.ironloop.examples.circulation.MatrixPowerSkeletonRank}):
+     * blocks of columns travel round the parts; a killed rank is recovered inside the job.
+     */
+    CIRCULATION("io.ironloop.examples.circulation.MatrixPowerSkeletonRank", "matrix power A^r X by data circulation on the loop skeleton") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "n = 64, 8 parts, 4 rounds (32 steps)" : "n = 384, 8 parts, 24 rounds (192 steps)";
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 19 : 117));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of();
+        }
+    },
+    /**
      * D2Q9 lattice-Boltzmann flow past a cylinder on blocks ({@code io.ironloop.examples.blocks.lbm.LbmRank}), the
      * waLBerla paper's LBM case: a killed rank is recovered inside the job.
      */
