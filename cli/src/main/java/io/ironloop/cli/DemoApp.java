@@ -134,6 +134,32 @@ enum DemoApp {
         }
     },
     /**
+     * A gas-storage valuation (the FT-GReLoSSS paper's Swing pattern) on the loop skeleton
+     * ({@code io.ironloop.examples.swing.GasStorageSkeletonRank}): backward induction over price scenarios, subdomains
+     * that change every step; a killed rank is recovered inside the job.
+     */
+    SWING("io.ironloop.examples.swing.GasStorageSkeletonRank", "gas-storage valuation (Swing) on the loop skeleton, changing subdomains") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "24 steps, 64 price paths, 24 stock levels, 8 parts" : "365 steps, 1000 price paths, 101 stock levels, 8 parts";
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 15 : 200));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of();
+        }
+    },
+    /**
      * D2Q9 lattice-Boltzmann flow past a cylinder on blocks ({@code io.ironloop.examples.blocks.lbm.LbmRank}), the
      * waLBerla paper's LBM case: a killed rank is recovered inside the job.
      */

@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec commandSpec;
 
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
-            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), jacobi (the same heat on the loop skeleton), circulation (a matrix power by data circulation on the skeleton), lbm"
+            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), jacobi (the same heat on the loop skeleton), circulation (a matrix power by data circulation on the skeleton), swing (a gas-storage valuation on the skeleton), lbm"
                     + " (lattice-Boltzmann flow past a cylinder on blocks), or on heterogeneous devices in one process: spmv, floyd,"
                     + " summa (malleable) or shallow-water (pseudo-malleable).")
     String appName;
