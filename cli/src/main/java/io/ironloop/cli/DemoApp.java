@@ -229,6 +229,17 @@ enum DemoApp {
         return List.of();
     }
 
+    /** The most ranks the app runs on (the skeleton apps: their parts). */
+    int maxRanks() {
+        return mainClass.contains(".skeleton.") || mainClass.contains(".circulation.") || mainClass.contains(".swing.") ? 8 : Integer.MAX_VALUE;
+    }
+
+    /** The rank program's arguments, in words. */
+    String usage() {
+        return onDevices() || this == FWI || this == QUICKSTART ? "as for --size test or demo below"
+                : io.ironloop.examples.blocks.BlockRankOptions.USAGE;
+    }
+
     /** The app's name as the command line takes it, e.g. {@code fwi} or {@code shallow-water}. */
     String commandName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -64,13 +64,13 @@ public final class SkeletonRankMain {
     }
 
     /** The skeleton of {@code app}: its partition and communication, checkpoints without the input domain. */
-    static <D extends DoubleDomain> Skeleton.Builder<D> builder(SkeletonApp<D> app, long paceMillis) {
+    public static <D extends DoubleDomain> Skeleton.Builder<D> builder(SkeletonApp<D> app, long paceMillis) {
         return Skeleton.builder(app.domain(), app.parts(), app.partition(), paceMillis > 0 ? new Paced<>(app, paceMillis) : app)
                 .communication(app.communication()).checkpointInput(false).settings(app.settings());
     }
 
     /** The result digest of a finished skeleton. Collective. */
-    static <D extends DoubleDomain> String digest(SkeletonApp<D> app, Skeleton<D> skeleton) {
+    public static <D extends DoubleDomain> String digest(SkeletonApp<D> app, Skeleton<D> skeleton) {
         long last = app.begin();
         for (long s = app.begin(); s != app.end(); s = app.next(s)) {
             last = s;
