@@ -366,6 +366,8 @@ final class DemoCommand implements Callable<Integer> {
         Files.writeString(file, "{\n"
                 + "  \"FT_FOLDER\": \"" + folder.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\n"
                 + "  \"CHECKPOINTING_GLOBAL_ITERATION\": 1,\n"
+                // a restart on other ranks resumes from disk: every snapshot goes there, so that it resumes near the kill
+                + (restartRanks != null ? "  \"DISK_EVERY\": 1,\n" : "")
                 + "  \"TRIGGER_SIGNAL\": true,\n"
                 + "  \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": 5, \"SLEEP_THREAD_TIME\": 1},\n"
                 + "  \"WORKLOAD_SCHEDULER\": \"DS\"\n"

@@ -7,12 +7,9 @@ import io.ironloop.core.Schedule;
 import io.ironloop.examples.ResultDigest;
 import io.ironloop.examples.RowDigest;
 import io.ironloop.examples.skeleton.SkeletonRankMain;
-import io.ironloop.examples.skeleton.SourceLines;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -71,13 +68,5 @@ class MatrixPowerTest {
         assertThat(handWritten(PROBLEM)).isEqualTo(expected);
         assertThat(plain(new MatrixPower(PROBLEM.n(), PROBLEM.parts(), PROBLEM.rounds() + 1, PROBLEM.seed())))
                 .as("another round changes the result").isNotEqualTo(expected);
-    }
-
-    @Test
-    void skeletonVersion_noMoreLinesThanTheHandWrittenOne() throws IOException {
-        Path dir = Path.of("src/main/java/io/ironloop/examples/circulation");
-        long skeleton = SourceLines.count(dir.resolve("MatrixPowerSkeleton.java"));
-        long handWritten = SourceLines.count(dir.resolve("MatrixPowerBlocks.java")) + SourceLines.count(dir.resolve("MatrixPowerBlock.java"));
-        assertThat(skeleton).as("%d lines on the skeleton, %d by hand", skeleton, handWritten).isLessThanOrEqualTo(handWritten);
     }
 }

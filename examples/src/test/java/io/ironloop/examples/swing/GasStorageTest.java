@@ -7,15 +7,12 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.Schedule;
 import io.ironloop.examples.RowDigest;
 import io.ironloop.examples.skeleton.SkeletonRankMain;
-import io.ironloop.examples.skeleton.SourceLines;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.skeleton.Box;
 import io.ironloop.runtime.skeleton.Domain2D;
 import io.ironloop.runtime.skeleton.Skeleton;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -177,13 +174,5 @@ class GasStorageTest {
         }
         assertThat(splits).as("splits of the levels").hasSizeGreaterThan(STORAGE.steps() / 2);
         assertThat(shadows).as("extents read by part 3").hasSizeGreaterThan(2);
-    }
-
-    @Test
-    void skeletonVersion_noMoreLinesThanTheHandWrittenOne() throws IOException {
-        Path dir = Path.of("src/main/java/io/ironloop/examples/swing");
-        long skeleton = SourceLines.count(dir.resolve("GasStorageSkeleton.java"));
-        long handWritten = SourceLines.count(dir.resolve("GasStorageBlocks.java")) + SourceLines.count(dir.resolve("GasStorageBlock.java"));
-        assertThat(skeleton).as("%d lines on the skeleton, %d by hand", skeleton, handWritten).isLessThanOrEqualTo(handWritten);
     }
 }
