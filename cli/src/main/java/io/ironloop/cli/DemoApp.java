@@ -107,6 +107,11 @@ enum DemoApp {
         List<String> defaultPreempts(int ranks, String size) {
             return List.of(); // the skeleton recovers a loss online, like a block loop
         }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.skeleton.HeatSkeleton.PARTS;
+        }
     },
     /**
      * A matrix power by data circulation on the loop skeleton ({@code io.ironloop.examples.circulation.MatrixPowerSkeletonRank}):
@@ -121,6 +126,11 @@ enum DemoApp {
         @Override
         String describe(String size) {
             return size.equals("test") ? "n = 64, 8 parts, 4 rounds (32 steps)" : "n = 384, 8 parts, 24 rounds (192 steps)";
+        }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.circulation.MatrixPower.preset("demo", 0).parts();
         }
 
         @Override
@@ -147,6 +157,11 @@ enum DemoApp {
         @Override
         String describe(String size) {
             return size.equals("test") ? "24 steps, 64 price paths, 24 stock levels, 8 parts" : "365 steps, 1000 price paths, 101 stock levels, 8 parts";
+        }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.swing.GasStorage.preset("demo", 0).parts();
         }
 
         @Override
@@ -231,7 +246,7 @@ enum DemoApp {
 
     /** The most ranks the app runs on (the skeleton apps: their parts). */
     int maxRanks() {
-        return mainClass.contains(".skeleton.") || mainClass.contains(".circulation.") || mainClass.contains(".swing.") ? 8 : Integer.MAX_VALUE;
+        return Integer.MAX_VALUE;
     }
 
     /** The rank program's arguments, in words. */
