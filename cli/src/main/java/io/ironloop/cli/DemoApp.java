@@ -107,6 +107,72 @@ enum DemoApp {
         List<String> defaultPreempts(int ranks, String size) {
             return List.of(); // the skeleton recovers a loss online, like a block loop
         }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.skeleton.HeatSkeleton.PARTS;
+        }
+    },
+    /**
+     * A matrix power by data circulation on the loop skeleton ({@code io.ironloop.examples.circulation.MatrixPowerSkeletonRank}):
+     * blocks of columns travel round the parts; a killed rank is recovered inside the job.
+     */
+    CIRCULATION("io.ironloop.examples.circulation.MatrixPowerSkeletonRank", "matrix power A^r X by data circulation on the loop skeleton") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "n = 64, 8 parts, 4 rounds (32 steps)" : "n = 384, 8 parts, 24 rounds (192 steps)";
+        }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.circulation.MatrixPower.preset("demo", 0).parts();
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 19 : 117));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of();
+        }
+    },
+    /**
+     * A gas-storage valuation (the FT-GReLoSSS paper's Swing pattern) on the loop skeleton
+     * ({@code io.ironloop.examples.swing.GasStorageSkeletonRank}): backward induction over price scenarios, subdomains
+     * that change every step; a killed rank is recovered inside the job.
+     */
+    SWING("io.ironloop.examples.swing.GasStorageSkeletonRank", "gas-storage valuation (Swing) on the loop skeleton, changing subdomains") {
+        @Override
+        List<String> arguments(String size) {
+            return List.of(size);
+        }
+
+        @Override
+        String describe(String size) {
+            return size.equals("test") ? "24 steps, 64 price paths, 24 stock levels, 8 parts" : "365 steps, 1000 price paths, 101 stock levels, 8 parts";
+        }
+
+        @Override
+        int maxRanks() {
+            return io.ironloop.examples.swing.GasStorage.preset("demo", 0).parts();
+        }
+
+        @Override
+        List<String> defaultFails(int ranks, String size) {
+            return List.of(victim(ranks, 1) + "@" + (size.equals("test") ? 15 : 200));
+        }
+
+        @Override
+        List<String> defaultPreempts(int ranks, String size) {
+            return List.of();
+        }
     },
     /**
      * D2Q9 lattice-Boltzmann flow past a cylinder on blocks ({@code io.ironloop.examples.blocks.lbm.LbmRank}), the
@@ -176,6 +242,17 @@ enum DemoApp {
     /** {@code --preempt} items of a demo given no faults: none for the device apps (their scenario is two kills). */
     List<String> defaultPreempts(int ranks, String size) {
         return List.of();
+    }
+
+    /** The most ranks the app runs on (the skeleton apps: their parts). */
+    int maxRanks() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** The rank program's arguments, in words. */
+    String usage() {
+        return onDevices() || this == FWI || this == QUICKSTART ? "as for --size test or demo below"
+                : io.ironloop.examples.blocks.BlockRankOptions.USAGE;
     }
 
     /** The app's name as the command line takes it, e.g. {@code fwi} or {@code shallow-water}. */

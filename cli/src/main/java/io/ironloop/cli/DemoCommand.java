@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec commandSpec;
 
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
-            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), jacobi (the same heat on the loop skeleton), lbm"
+            description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), jacobi (the same heat on the loop skeleton), circulation (a matrix power by data circulation on the skeleton), swing (a gas-storage valuation on the skeleton), lbm"
                     + " (lattice-Boltzmann flow past a cylinder on blocks), or on heterogeneous devices in one process: spmv, floyd,"
                     + " summa (malleable) or shallow-water (pseudo-malleable).")
     String appName;
@@ -99,6 +99,12 @@ final class DemoCommand implements Callable<Integer> {
     Integer restartDevices;
 
     private int ranks;
+
+    @Option(names = "--restart-ranks", paramLabel = "M",
+            description = "Rank apps: the attempts after the first run use M ranks (fewer or more than --ranks). Without --fail and"
+                    + " --preempt the first run's every rank is killed at the app's default iteration, so that the job must restart."
+                    + " The reference stays a failure-free run on --ranks.")
+    Integer restartRanks;
 
     @Option(names = "--spares", paramLabel = "S", defaultValue = "0",
             description = "Also start S spare rank JVMs that adopt a lost rank's work (run --spares; default: ${DEFAULT-VALUE}).")
@@ -165,12 +171,28 @@ final class DemoCommand implements Callable<Integer> {
             List<String> args = arguments(app);
             header(app, effective, folder, ranksParams, temp, faults, args);
 
-            Run supervised = launch("supervised", app, args, ranksParams, folder, faults, restarts);
-            if (supervised.result().exitStatus() == 130 || supervised.result().exitStatus() == 143) {
-                err.println("demo: interrupted: " + supervised.result().summary());
+            Run supervised = launch("supervised", app, args, ranksParams, folder, faults, restartRanks == null ? restarts : 0, ranks);
+            if (interrupted(supervised)) {
                 return supervised.result().exitStatus();
             }
             printTimeline(supervised.result());
+            int relaunches = supervised.result().relaunches();
+            int onlineRecoveries = supervised.result().onlineRecoveries();
+            if (restartRanks != null) {
+                if (supervised.result().exitStatus() != 0 && supervised.result().exitStatus() != 2 && restarts > 0) {
+                    err.println("demo: the first run stopped (" + supervised.result().summary() + "); restarting on " + restartRanks
+                            + " ranks over the same checkpoints");
+                    supervised = launch("restarted", app, args, ranksParams, folder, List.of(), restarts - 1, restartRanks);
+                    if (interrupted(supervised)) {
+                        return supervised.result().exitStatus();
+                    }
+                    printTimeline(supervised.result());
+                    relaunches += 1 + supervised.result().relaunches();
+                    onlineRecoveries += supervised.result().onlineRecoveries();
+                } else if (supervised.result().exitStatus() == 0) {
+                    err.println("demo: the first run finished by itself: no attempt on " + restartRanks + " ranks was needed");
+                }
+            }
             if (supervised.result().exitStatus() != 0 || supervised.sha().isEmpty()) {
                 keep = true;
                 return failed("the supervised run", supervised, temp);
@@ -181,8 +203,7 @@ final class DemoCommand implements Callable<Integer> {
                 return 1;
             }
             boolean same = reference.get().equals(supervised.sha().get());
-            out.println("relaunches=" + supervised.result().relaunches() + " online_recoveries="
-                    + supervised.result().onlineRecoveries());
+            out.println("relaunches=" + relaunches + " online_recoveries=" + onlineRecoveries);
             out.println("result sha256=" + supervised.sha().get());
             out.println("bit-identical to failure-free run: " + (same ? "yes" : "no") + " (reference sha256=" + reference.get() + ")");
             out.flush();
@@ -197,6 +218,37 @@ final class DemoCommand implements Callable<Integer> {
                 deleteTree(temp);
             }
         }
+    }
+
+    private boolean interrupted(Run run) {
+        int status = run.result().exitStatus();
+        if (status == 130 || status == 143) {
+            err.println("demo: interrupted: " + run.result().summary());
+            return true;
+        }
+        return false;
+    }
+
+    /** Adds to the demo's help what the app named on the command line runs: {@code demo APP --help}. */
+    static void appHelp(CommandLine demo) {
+        DemoCommand command = demo.getCommand();
+        demo.getHelpSectionMap().put("app", help -> command.appHelp());
+        List<String> keys = new ArrayList<>(demo.getHelpSectionKeys());
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), "app");
+        demo.setHelpSectionKeys(keys);
+    }
+
+    private String appHelp() {
+        Optional<DemoApp> named = DemoApp.named(appName);
+        if (named.isEmpty()) {
+            return "";
+        }
+        DemoApp app = named.get();
+        return String.format(Locale.ROOT, "%nAPP %s: %s.%n  main class: %s%n  arguments: %s%s%n  --size test: %s (%s)%n"
+                + "  --size demo: %s (%s)%n  by hand: ironloop run -n N --params FILE -- %s %s%n", app.commandName(), app.title(),
+                app.mainClass(), app.usage(), app.onDevices() ? " [--device java|opencl] [--devices K] [--restart-devices K2]" : "",
+                String.join(" ", app.arguments("test")), app.describe("test"), String.join(" ", app.arguments("demo")),
+                app.describe("demo"), app.mainClass(), String.join(" ", app.arguments("demo")));
     }
 
     private DemoApp app() {
@@ -238,6 +290,15 @@ final class DemoCommand implements Callable<Integer> {
         if (ranks < 1) {
             throw usage("--ranks must be at least 1, got " + ranks);
         }
+        if (restartRanks != null && (app.onDevices() || restartRanks < 1)) {
+            throw usage(app.onDevices() ? "--restart-ranks is for the rank apps; " + app.commandName() + " takes --restart-devices"
+                    : "--restart-ranks must be at least 1, got " + restartRanks);
+        }
+        for (int n : restartRanks == null ? new int[] {ranks} : new int[] {ranks, restartRanks}) {
+            if (n > app.maxRanks()) {
+                throw usage(app.commandName() + " runs on at most " + app.maxRanks() + " ranks (its parts), not " + n);
+            }
+        }
         if (restarts < 0) {
             throw usage("--restarts must not be negative, got " + restarts);
         }
@@ -255,6 +316,11 @@ final class DemoCommand implements Callable<Integer> {
         if (f.isEmpty() && p.isEmpty()) {
             f = app.defaultFails(ranks, size);
             p = app.defaultPreempts(ranks, size);
+            if (restartRanks != null) { // the whole job stops where the default kill strikes, so that it must restart
+                String at = f.isEmpty() ? "1" : f.get(0).substring(f.get(0).indexOf('@') + 1);
+                f = java.util.stream.IntStream.range(0, ranks).mapToObj(r -> r + "@" + at).toList();
+                p = List.of();
+            }
         }
         List<Fault> faults = new ArrayList<>();
         try {
@@ -300,6 +366,8 @@ final class DemoCommand implements Callable<Integer> {
         Files.writeString(file, "{\n"
                 + "  \"FT_FOLDER\": \"" + folder.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\n"
                 + "  \"CHECKPOINTING_GLOBAL_ITERATION\": 1,\n"
+                // a restart on other ranks resumes from disk: every snapshot goes there, so that it resumes near the kill
+                + (restartRanks != null ? "  \"DISK_EVERY\": 1,\n" : "")
                 + "  \"TRIGGER_SIGNAL\": true,\n"
                 + "  \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": 5, \"SLEEP_THREAD_TIME\": 1},\n"
                 + "  \"WORKLOAD_SCHEDULER\": \"DS\"\n"
@@ -346,6 +414,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         err.println("demo: faults: " + (plan.isEmpty() ? "none" : String.join(", ", plan)));
         err.println("demo: checkpoints in " + folder + "; parameters " + ranksParams + "; full output in " + temp.resolve("demo.log"));
+        if (restartRanks != null) {
+            err.println("demo: attempts after the first run: ironloop run -n " + restartRanks + " over the same checkpoints, no faults");
+        }
         err.println("demo: supervised run = ironloop run -n " + ranks + (spares > 0 ? " --spares " + spares : "")
                 + (fakeHosts != null ? " --fake-hosts " + fakeHosts : "") + " --restarts " + restarts + " --params " + ranksParams
                 + (scheduler != null ? " (WORKLOAD_SCHEDULER=" + scheduler + ")" : "")
@@ -358,11 +429,11 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private Run launch(String label, DemoApp app, List<String> args, Path ranksParams, Path folder, List<Fault> faults,
-            int restartCount) {
+            int restartCount, int rankCount) {
         Path cwd = Path.of("").toAbsolutePath();
         AtomicReference<String> sha = new AtomicReference<>();
         log.println("==== " + label + " run ====");
-        LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).spares(spares).restarts(restartCount).workingDirectory(cwd)
+        LaunchSpec.Builder b = LaunchSpec.builder().ranks(rankCount).spares(spares).restarts(restartCount).workingDirectory(cwd)
                 .recoveryDeadline(recoveryDeadline)
                 .application(new Application(app.mainClass(), Optional.empty())).arguments(args)
                 .params(ranksParams).environment(EngineKeys.FT_FOLDER.environmentVariable(), folder.toString())
@@ -429,7 +500,7 @@ final class DemoCommand implements Callable<Integer> {
         err.println("demo: reference: a separate complete failure-free run (no faults, no restarts, its own checkpoint folder)");
         Run reference = null;
         for (int run = 1; run <= REFERENCE_RUNS; run++) {
-            reference = launch("reference", app, args, ranksParams, temp.resolve("reference-checkpoints-" + run), List.of(), 0);
+            reference = launch("reference", app, args, ranksParams, temp.resolve("reference-checkpoints-" + run), List.of(), 0, ranks);
             if (reference.result().exitStatus() == 0 && reference.sha().isPresent()) {
                 break;
             }

@@ -59,6 +59,7 @@ public final class Main implements Runnable {
         cl.setOut(outWriter);
         cl.setErr(errWriter);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        DemoCommand.appHelp(cl.getSubcommands().get("demo"));
         cl.setParameterExceptionHandler((e, arguments) -> {
             CommandLine failed = e.getCommandLine();
             failed.getErr().println("ironloop: " + e.getMessage());

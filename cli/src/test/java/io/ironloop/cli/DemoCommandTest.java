@@ -157,13 +157,19 @@ class DemoCommandTest {
     }
 
     private static boolean blockApp(DemoApp app) {
-        return app == DemoApp.HEAT || app == DemoApp.LBM || app == DemoApp.JACOBI;
+        return app == DemoApp.HEAT || app == DemoApp.LBM || app == DemoApp.JACOBI || app == DemoApp.CIRCULATION || app == DemoApp.SWING;
     }
 
     /** The iterations every complete run reports at least. */
     private static long lastIteration(DemoApp app, String size) {
         if (app == DemoApp.HEAT || app == DemoApp.JACOBI) {
             return io.ironloop.examples.blocks.heat.HeatBlocks.preset(size, 0).steps() - 1;
+        }
+        if (app == DemoApp.CIRCULATION) {
+            return io.ironloop.examples.circulation.MatrixPower.preset(size, 0).steps() - 1;
+        }
+        if (app == DemoApp.SWING) {
+            return io.ironloop.examples.swing.GasStorage.preset(size, 0).steps() - 1;
         }
         if (app == DemoApp.LBM) {
             return io.ironloop.examples.blocks.lbm.CylinderFlow.preset(size, 0).steps() - 1;
@@ -199,6 +205,21 @@ class DemoCommandTest {
         assertThat(err()).contains("--device, --devices and --restart-devices are for the device apps (spmv, floyd, summa, shallow-water), not heat");
         assertThat(demo("floyd", "--ranks", "2")).isEqualTo(Main.USAGE);
         assertThat(err()).contains("floyd runs in one process on its devices: use --devices, not --ranks 2");
+    }
+
+    @Test
+    void demoAppHelp_namesTheMainClassAndItsArguments() {
+        assertThat(demo("swing", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("APP swing:", "main class: io.ironloop.examples.swing.GasStorageSkeletonRank",
+                "arguments: [test|demo] [--steps N]", "by hand: ironloop run -n N --params FILE -- io.ironloop.examples.swing.GasStorageSkeletonRank demo");
+    }
+
+    @Test
+    void demo_restartRanksBeyondTheParts_orOnADeviceApp_usageError() {
+        assertThat(demo("circulation", "--restart-ranks", "9")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("circulation runs on at most 8 ranks (its parts), not 9");
+        assertThat(demo("summa", "--restart-ranks", "2")).isEqualTo(Main.USAGE);
+        assertThat(err()).contains("--restart-ranks is for the rank apps; summa takes --restart-devices");
     }
 
     @Test

@@ -8,7 +8,7 @@ import io.ironloop.examples.blocks.heat.HeatBlock;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
 import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
 import io.ironloop.examples.skeleton.HeatSkeleton;
-import io.ironloop.examples.skeleton.SourceLines;
+import io.ironloop.examples.skeleton.SkeletonTwin;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       with it (target: half, {@link #TARGET_SIZE_RATIO} with the headers);</li>
  *   <li>{@code restart_light_s}, {@code restart_read_s}, {@code restart_positioning_s}, {@code restart_total_s}: a restart
  *       of the checkpointing skeleton run over its own folder ({@link Skeleton.StartTimes});</li>
- *   <li>{@code loc_heat_skeleton}, {@code loc_heat_handwritten}: logical lines of the two versions' own code.</li>
+ *   <li>{@code loc_<example>_skeleton}, {@code loc_<example>_handwritten}: logical lines of the two versions' own code,
+ *       for every {@link SkeletonTwin} (heat, circulation, swing).</li>
  * </ul>
  */
 public final class SkeletonBench {
@@ -51,7 +52,6 @@ public final class SkeletonBench {
      * part its boxes: a few dozen bytes against the domain's megabytes).
      */
     public static final double TARGET_SIZE_RATIO = 0.505;
-    private static final Path EXAMPLES = Path.of("examples", "src", "main", "java", "io", "ironloop", "examples");
 
     private SkeletonBench() {
     }
@@ -127,9 +127,10 @@ public final class SkeletonBench {
         f.put("skeleton_s", Medians.median(skel));
         f.put("handwritten_checkpoint_s", Medians.median(handCkpt));
         f.put("skeleton_checkpoint_s", Medians.median(skelCkpt));
-        f.put("loc_heat_skeleton", SourceLines.count(root.resolve(EXAMPLES).resolve("skeleton/HeatSkeleton.java")));
-        f.put("loc_heat_handwritten", SourceLines.count(root.resolve(EXAMPLES).resolve("blocks/heat/HeatBlocks.java"))
-                + SourceLines.count(root.resolve(EXAMPLES).resolve("blocks/heat/HeatBlock.java")));
+        for (SkeletonTwin twin : SkeletonTwin.values()) {
+            f.put("loc_" + twin.key() + "_skeleton", twin.skeletonLines(root.resolve(SkeletonTwin.EXAMPLES)));
+            f.put("loc_" + twin.key() + "_handwritten", twin.handWrittenLines(root.resolve(SkeletonTwin.EXAMPLES)));
+        }
         f.put("steps", steps);
         f.put("cells", (long) config.grid().totalX() * config.grid().totalY());
         f.put("repetitions", repetitions);
@@ -146,12 +147,12 @@ public final class SkeletonBench {
         Path[] starts = {Path.of("").toAbsolutePath(), codeLocation()};
         for (Path start : starts) {
             for (Path p = start; p != null; p = p.getParent()) {
-                if (Files.isDirectory(p.resolve(EXAMPLES))) {
+                if (Files.isDirectory(p.resolve(SkeletonTwin.EXAMPLES))) {
                     return p;
                 }
             }
         }
-        throw new IllegalStateException("no directory above " + starts[0] + " or " + starts[1] + " holds " + EXAMPLES
+        throw new IllegalStateException("no directory above " + starts[0] + " or " + starts[1] + " holds " + SkeletonTwin.EXAMPLES
                 + ": run the bench from the Ironloop repository");
     }
 

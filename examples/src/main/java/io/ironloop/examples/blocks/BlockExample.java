@@ -45,6 +45,19 @@ public interface BlockExample<B extends Block> {
     String summary(Sums<B> sums);
 
     /**
+     * Whether the result line digests the blocks' {@link #resultRows} ({@link io.ironloop.examples.RowDigest}, the same
+     * as a skeleton twin's whatever the split) instead of the blocks' checkpoint images (default).
+     */
+    default boolean digestsRows() {
+        return false;
+    }
+
+    /** A block's result after the run: whole rows of a global row-major array, keyed by the first row. */
+    default java.util.Map<Integer, double[]> resultRows(B block) {
+        throw new UnsupportedOperationException(name() + " digests its blocks' images, not rows");
+    }
+
+    /**
      * A sum over every block of the domain, added in block order (e.g. {@code BlockLoop::sum}), so its value
      * does not depend on who owns which block. Collective.
      *

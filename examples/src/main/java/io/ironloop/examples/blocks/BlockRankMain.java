@@ -2,6 +2,7 @@ package io.ironloop.examples.blocks;
 
 import io.ironloop.ConfigurationException;
 import io.ironloop.examples.ResultDigest;
+import io.ironloop.examples.RowDigest;
 import io.ironloop.group.ProcessExcludedException;
 import io.ironloop.group.ProcessFailedException;
 import io.ironloop.runtime.blocks.Block;
@@ -84,7 +85,7 @@ public final class BlockRankMain {
                 example.step(step);
                 pause(paceMillis);
             });
-            String digest = loop.digest();
+            String digest = example.digestsRows() ? RowDigest.of(loop.group(), rows(example, loop)) : loop.digest();
             String summary = example.summary(loop::sum);
             if (loop.group().rank() == 0) { // after a loss of rank 0, the new rank 0 reports
                 err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %d snapshots committed, %.2f s%n", name,
@@ -110,6 +111,12 @@ public final class BlockRankMain {
             err.println(name + ": " + e.getMessage());
             return 2;
         }
+    }
+
+    private static <B extends Block> java.util.Map<Integer, double[]> rows(BlockExample<B> example, BlockLoop<B> loop) {
+        java.util.Map<Integer, double[]> rows = new java.util.TreeMap<>();
+        loop.blocks().forEach(b -> rows.putAll(example.resultRows(b)));
+        return rows;
     }
 
     private static void pause(long millis) {

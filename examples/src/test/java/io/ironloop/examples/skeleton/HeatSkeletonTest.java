@@ -14,10 +14,7 @@ import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.skeleton.Domain2D;
 import io.ironloop.runtime.skeleton.Skeleton;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -108,18 +105,5 @@ class HeatSkeletonTest {
             assertThat(cells).isEqualTo(CONFIG.grid().totalX() * CONFIG.grid().totalY());
             assertThat(expected[CONFIG.grid().totalY() - 1][CONFIG.grid().totalX() / 2]).as("heat came in").isGreaterThan(0.1);
         }
-    }
-
-    @Test
-    void skeletonVersion_fewerLinesThanTheHandWrittenOne() throws IOException {
-        long skeleton = SourceLines.count(source("skeleton/HeatSkeleton.java"));
-        long handWritten = SourceLines.count(source("blocks/heat/HeatBlocks.java")) + SourceLines.count(source("blocks/heat/HeatBlock.java"));
-        assertThat(skeleton).as("%d lines on the skeleton, %d by hand", skeleton, handWritten).isLessThan(handWritten);
-    }
-
-    private static Path source(String relative) {
-        Path p = Path.of("src/main/java/io/ironloop/examples").resolve(relative);
-        assertThat(Files.isRegularFile(p)).as(p.toAbsolutePath().toString()).isTrue();
-        return p;
     }
 }
