@@ -1,0 +1,108 @@
+package io.ironloop.sites;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ironloop.group.InJvmCluster;
+import io.ironloop.group.ProcessGroup;
+import io.ironloop.sites.Topology.RankPlace;
+import io.ironloop.sites.Topology.Site;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class TopologyTest {
+    /** The paper's Table 1: X (A,B,C), Y (D,E,F), Z (G,H,I), one spare site (J,K,L); one rank per node. */
+    static Topology table1() {
+        List<RankPlace> places = new ArrayList<>();
+        String[][] sites = {{"X", "A", "B", "C"}, {"Y", "D", "E", "F"}, {"Z", "G", "H", "I"}};
+        int rank = 0;
+        for (String[] s : sites) {
+            for (int n = 1; n < s.length; n++) {
+                places.add(new RankPlace(rank++, s[n], s[0]));
+            }
+        }
+        return Topology.of(places, List.of(Site.spare("spare", List.of("J", "K", "L"), "")));
+    }
+
+    @Test
+    void of_table1_ringOrderControllersAndProtectorsAsThePaper() {
+        Topology t = table1();
+        assertThat(t.ring()).extracting(Site::name).containsExactly("X", "Y", "Z");
+        assertThat(t.spares()).extracting(Site::name).containsExactly("spare");
+        assertThat(t.site("X").controller()).isEqualTo("A");
+        assertThat(t.site("Y").ranks()).containsExactly(3, 4, 5);
+        // Table 1: X is protected by Z, Y by X, Z by Y
+        assertThat(t.protectorOf("X").name()).isEqualTo("Z");
+        assertThat(t.protectorOf("Y").name()).isEqualTo("X");
+        assertThat(t.protectorOf("Z").name()).isEqualTo("Y");
+        assertThat(t.protectedBy("X").name()).isEqualTo("Y");
+        assertThat(t.siteOf(7)).isEqualTo("Z");
+        assertThat(t.table()).contains("spare").contains("D,E,F");
+    }
+
+    @Test
+    void replace_withSpare_spareTakesTheRowThenProtectorSiteThenExposed() {
+        Topology t = table1();
+        Topology.Move first = t.replace("Y");
+        assertThat(first.kind()).isEqualTo(Topology.Kind.SPARE_SITE);
+        assertThat(first.target()).isEqualTo("spare");
+        assertThat(first.after().ring()).extracting(Site::name).containsExactly("X", "spare", "Z");
+        assertThat(first.after().site("spare").ranks()).containsExactly(3, 4, 5);
+        assertThat(first.after().protectorOf("spare").name()).isEqualTo("X");
+        assertThat(first.after().version()).isEqualTo(2);
+        assertThat(first.after().has("Y")).isFalse();
+
+        Topology.Move second = first.after().replace("Z"); // no spare left: Z's protector takes its ranks (Fig. 4)
+        assertThat(second.kind()).isEqualTo(Topology.Kind.PROTECTOR_SITE);
+        assertThat(second.target()).isEqualTo("spare");
+        assertThat(second.after().site("spare").ranks()).containsExactly(3, 4, 5, 6, 7, 8);
+        assertThat(second.after().ring()).extracting(Site::name).containsExactly("X", "spare");
+
+        Topology.Move third = second.after().replace("X"); // everything in one site (Fig. 5)
+        assertThat(third.kind()).isEqualTo(Topology.Kind.EXPOSED);
+        assertThat(third.after().ring()).hasSize(1);
+        assertThat(third.after().siteOf(0)).isEqualTo("spare");
+        assertThatThrownBy(() -> third.after().replace("spare")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("last site");
+    }
+
+    @Test
+    void encode_parse_roundTripWithProtectors() {
+        Topology t = table1().withProtectors(java.util.Map.of("X", "10.0.0.1:7000", "spare", "10.0.0.4:7000"));
+        assertThat(Topology.parse(t.encode())).isEqualTo(t);
+        assertThat(Topology.parse(t.replace("Z").after().encode())).isEqualTo(t.replace("Z").after());
+    }
+
+    @Test
+    void of_nodeInTwoSites_refusedWithBothNames() {
+        assertThatThrownBy(() -> Topology.of(List.of(new RankPlace(0, "n1", "X"), new RankPlace(1, "n1", "Y")), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("n1").hasMessageContaining("X").hasMessageContaining("Y");
+    }
+
+    @Test
+    void agree_everyRankOfAnInJvmGroup_sameTable() throws Exception {
+        try (InJvmCluster cluster = InJvmCluster.open("topology", 4)) {
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<Topology>> tables = new ArrayList<>();
+                for (int r = 0; r < 4; r++) {
+                    ProcessGroup g = cluster.group(r);
+                    int rank = r;
+                    tables.add(pool.submit(() -> Topology.agree(g, "node-" + rank, rank < 2 ? "east" : "west", List.of())));
+                }
+                Topology first = tables.get(0).get();
+                for (Future<Topology> f : tables) {
+                    assertThat(f.get()).isEqualTo(first);
+                }
+                assertThat(first.ring()).extracting(Site::name).containsExactly("east", "west");
+                assertThat(first.site("west").nodes()).containsExactly("node-2", "node-3");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}
