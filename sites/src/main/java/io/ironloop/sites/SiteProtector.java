@@ -1,0 +1,502 @@
+package io.ironloop.sites;
+
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.LineReplicator;
+import io.ironloop.core.level.RemoteLevel;
+import io.ironloop.group.launch.JobSecret;
+import io.ironloop.sites.internal.ProtectorStore;
+import io.ironloop.sites.internal.ProtectorWire;
+import io.ironloop.sites.internal.StoreService;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster protector of one site (paper 004, Section 3): runs on the site's controller node, next to its ranks.
+ * It
+ * <ul>
+ *   <li>protects (Algorithm 1): copies every line its site's ranks commit in the site store to the protector of the
+ *       previous site in the ring, in the background ({@link LineReplicator} over a {@link ProtectorStore}: the same
+ *       whole-line copy as the remote levels, each file CRC32C-checked and published atomically there);</li>
+ *   <li>detects (Algorithm 2): heartbeats to its protector, watches the next site, asks the site after that to check
+ *       before declaring it failed, stops itself when cut off ({@link SiteDetector});</li>
+ *   <li>recovers (Algorithm 3): places the lost site's lines, which it holds, on the spare site or its own site
+ *       ({@link SiteRecovery});</li>
+ *   <li>masks (Algorithm 4): announces the new table to every protector; a protector that missed it learns it from the
+ *       next heartbeat, and ranks ask any protector for it ({@link #fetchTable}).</li>
+ * </ul>
+ * A spare site's protector only serves (it receives the lost site's lines) until a table puts it in the ring.
+ *
+ * <p>Every connection proves the job secret ({@link ProtectorWire}). Threading: thread-safe; its threads are daemons;
+ * {@link #close()} stops them.
+ */
+public final class SiteProtector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SiteProtector.class);
+    private static final int HELD_LINES = 3;
+
+    /**
+     * How a protector runs.
+     *
+     * @param site its site, a row of {@code table}
+     * @param table the table, with every protector's address
+     * @param siteFolder the site store: where the site's ranks write their lines ({@code FT_FOLDER} of the site)
+     * @param heldFolder where it keeps the lines of the site it protects ({@code heldFolder/SITE/series/...})
+     * @param secret the job secret
+     * @param heartbeat between heartbeats (and between looks for new lines)
+     * @param timeout silence after which a neighbour is suspected
+     */
+    public record Config(String site, Topology table, Path siteFolder, Path heldFolder, JobSecret secret, Duration heartbeat,
+            Duration timeout) {
+        /**
+         * Checks the fields.
+         *
+         * @throws IllegalArgumentException if the site is not in the table or has no protector address, or the timeout
+         *     is not above twice the heartbeat
+         */
+        public Config {
+            Objects.requireNonNull(secret, "secret");
+            Objects.requireNonNull(siteFolder, "siteFolder");
+            Objects.requireNonNull(heldFolder, "heldFolder");
+            if (table.site(site).protector().isEmpty()) {
+                throw new IllegalArgumentException("site " + site + " has no protector address in the table: give host:port");
+            }
+            if (timeout.compareTo(heartbeat.multipliedBy(2)) <= 0) {
+                throw new IllegalArgumentException("the detection timeout " + timeout + " must exceed two heartbeats (" + heartbeat + ")");
+            }
+        }
+    }
+
+    private final Config config;
+    private final Consumer<SiteEvent> events;
+    private final ServerSocket server;
+    private final Store siteStore;
+    private final Map<String, Store> held = new ConcurrentHashMap<>();
+    private final ExecutorService connections = Executors.newCachedThreadPool(daemon("ironloop-protector-conn"));
+    private final ExecutorService work = Executors.newSingleThreadExecutor(daemon("ironloop-protector-work"));
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("ironloop-protector-tick"));
+    private final Map<String, Long> submitted = new HashMap<>();
+    private volatile Topology table;
+    private SiteDetector detector; // guarded by this
+    private LineReplicator replicator; // guarded by this
+    private String replicatingTo = ""; // guarded by this
+    private volatile boolean closed;
+
+    private SiteProtector(Config config, ServerSocket server, Consumer<SiteEvent> events) {
+        this.config = config;
+        this.server = server;
+        this.events = events;
+        this.table = config.table();
+        this.siteStore = Store.directory(config.siteFolder());
+    }
+
+    /**
+     * Starts a protector on a socket already bound to its address in the table (bind it first to let the kernel
+     * choose the port, then put the address in the table).
+     *
+     * @param events told of everything the protector does; called on its threads, must be fast and never throw
+     */
+    public static SiteProtector start(Config config, ServerSocket bound, Consumer<SiteEvent> events) {
+        SiteProtector p = new SiteProtector(config, bound, events);
+        p.adopt(config.table());
+        Thread acceptor = daemon("ironloop-protector-" + config.site()).newThread(p::acceptLoop);
+        acceptor.start();
+        long period = config.heartbeat().toNanos();
+        p.ticker.scheduleWithFixedDelay(p::tick, period, period, TimeUnit.NANOSECONDS);
+        LOG.info("site {}: cluster protector on {}, site store {}, table v{}:\n{}", config.site(), bound.getLocalSocketAddress(),
+                config.siteFolder(), config.table().version(), config.table().table());
+        return p;
+    }
+
+    /** Binds the address of {@code site} in {@code table} and starts its protector there. */
+    public static SiteProtector start(Config config, Consumer<SiteEvent> events) throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.bind(address(config.table().site(config.site()).protector()));
+        return start(config, s, events);
+    }
+
+    /** The table this protector holds now. */
+    public Topology table() {
+        return table;
+    }
+
+    /** The address this protector listens on. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.getLocalSocketAddress();
+    }
+
+    /** Where this protector keeps the lines of {@code site} (a site it protects or protected). */
+    public Path heldFolder(String site) {
+        return config.heldFolder().resolve(site);
+    }
+
+    /**
+     * Asks a protector for its table: how ranks and supervisors learn where a moved site's ranks run now.
+     *
+     * @throws IOException if it cannot be reached or does not prove the job secret
+     */
+    public static Topology fetchTable(InetSocketAddress protector, JobSecret secret, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(protector, secret, timeout)) {
+            w.out.writeUTF("GET_TABLE");
+            w.out.writeUTF("-");
+            w.out.writeUTF("-");
+            w.expectOk("asking for the table");
+            return Topology.parse(w.in.readUTF());
+        }
+    }
+
+    /** Parses {@code host:port}. */
+    public static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("a protector address is host:port, not '" + hostPort + "'");
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    // ---- the table and what follows from it
+
+    private synchronized void adopt(Topology next) {
+        if (detector != null && next.version() <= detector.topology().version() && next != config.table()) {
+            return;
+        }
+        table = next;
+        boolean active = next.ring().stream().anyMatch(s -> s.name().equals(config.site()));
+        if (!active) {
+            detector = null;
+            return;
+        }
+        long now = System.nanoTime();
+        if (detector == null) {
+            detector = new SiteDetector(config.site(), next, config.timeout(), now);
+        } else {
+            detector.topology(next, now);
+        }
+        String to = next.protectorOf(config.site()).name();
+        if (to.equals(config.site())) {
+            LOG.warn("site {} is the only site left running ranks: nobody keeps its checkpoints, the job runs on exposed", config.site());
+        }
+        if (!to.equals(replicatingTo)) {
+            if (replicator != null) {
+                LineReplicator old = replicator;
+                work.execute(old::close);
+            }
+            replicatingTo = to;
+            replicator = to.equals(config.site()) ? null : new LineReplicator(siteStore, List.of(new RemoteLevel("site",
+                    new ProtectorStore(address(next.site(to).protector()), config.site(), ProtectorStore.Scope.HELD, config.secret(),
+                            config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
+                @Override
+                public void copied(String level, LineInfo line, Duration took, long bytes) {
+                    events.accept(new SiteEvent.Shipped(config.site(), line.series(), line.iteration(), bytes, took));
+                }
+            });
+            submitted.clear();
+        }
+    }
+
+    // ---- the protector's loop: heartbeat, detection, shipping
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        try {
+            heartbeat();
+            List<SiteDetector.Action> actions;
+            synchronized (this) {
+                actions = detector == null ? List.of() : detector.tick(System.nanoTime());
+            }
+            actions.forEach(this::act);
+            ship();
+        } catch (RuntimeException e) {
+            LOG.warn("site {}: protector loop: {}", config.site(), e.toString(), e);
+        }
+    }
+
+    private void heartbeat() {
+        String to;
+        synchronized (this) {
+            if (detector == null) {
+                return;
+            }
+            to = detector.protector();
+        }
+        Topology mine = table;
+        try (ProtectorWire w = ProtectorWire.connect(address(mine.site(to).protector()), config.secret(), config.heartbeat())) {
+            w.out.writeUTF("HEARTBEAT");
+            w.out.writeUTF(config.site());
+            w.out.writeUTF("-");
+            w.out.writeLong(mine.version());
+            w.expectOk("heartbeat");
+            long theirs = w.in.readLong();
+            String newer = w.in.readUTF();
+            synchronized (this) {
+                detector.heartbeatAcked(System.nanoTime());
+            }
+            if (theirs > mine.version()) {
+                adoptAnnounced(Topology.parse(newer)); // error masking on demand
+            } else if (theirs < mine.version()) {
+                announce(mine, to);
+            }
+        } catch (IOException e) {
+            LOG.debug("site {}: heartbeat to {} failed: {}", config.site(), to, e.toString());
+        }
+    }
+
+    private void act(SiteDetector.Action a) {
+        if (a instanceof SiteDetector.Action.AskToCheck ask) {
+            LOG.warn("site {}: no heartbeat from site {} for {} ms; asking site {} to check it", config.site(), ask.target(),
+                    config.timeout().toMillis(), ask.third());
+            events.accept(new SiteEvent.Suspected(config.site(), ask.target(), ask.third()));
+            work.execute(() -> {
+                boolean reached = check(ask.third(), ask.target());
+                List<SiteDetector.Action> next;
+                synchronized (this) {
+                    next = detector == null ? List.of() : detector.verified(ask.target(), ask.third(), reached, System.nanoTime());
+                }
+                next.forEach(this::act);
+            });
+        } else if (a instanceof SiteDetector.Action.LinkCut cut) {
+            LOG.warn("site {}: site {} still reaches site {}: only the link to it is cut; nothing declared", config.site(), cut.third(),
+                    cut.target());
+            events.accept(new SiteEvent.LinkCut(config.site(), cut.target(), cut.third()));
+        } else if (a instanceof SiteDetector.Action.DeclareFailed d) {
+            LOG.error("site {}: site {} declared failed ({})", config.site(), d.target(), d.verifiedBy().isEmpty()
+                    ? "a ring of two: nobody else could confirm" : "site " + d.verifiedBy() + " cannot reach it either");
+            events.accept(new SiteEvent.Declared(config.site(), d.target(), d.verifiedBy()));
+            work.execute(() -> recover(d.target()));
+        } else if (a instanceof SiteDetector.Action.StopSelf s) {
+            LOG.error("site {}: {}; stopping this protector", config.site(), s.reason());
+            events.accept(new SiteEvent.Stopped(config.site(), s.reason()));
+            closeQuietly();
+        }
+    }
+
+    /** Asks {@code third} whether it reaches {@code target}; an unreachable third party counts as "no". */
+    private boolean check(String third, String target) {
+        Topology t = table;
+        try (ProtectorWire w = ProtectorWire.connect(address(t.site(third).protector()), config.secret(), config.timeout())) {
+            w.out.writeUTF("CHECK");
+            w.out.writeUTF(config.site());
+            w.out.writeUTF("-");
+            w.out.writeUTF(target);
+            w.expectOk("check of " + target);
+            return w.in.readBoolean();
+        } catch (IOException e) {
+            LOG.warn("site {}: site {} could not be asked to check site {}: {}", config.site(), third, target, e.toString());
+            return false;
+        }
+    }
+
+    private void ship() {
+        LineReplicator r;
+        synchronized (this) {
+            r = replicator;
+        }
+        if (r == null) {
+            return;
+        }
+        try {
+            StoreCatalog catalog = StoreCatalog.of(siteStore);
+            for (String series : catalog.series()) {
+                List<LineInfo> lines = catalog.lines(series);
+                if (lines.isEmpty()) {
+                    continue;
+                }
+                LineInfo newest = lines.get(lines.size() - 1);
+                synchronized (this) {
+                    if (r != replicator || submitted.getOrDefault(series, 0L) >= newest.sequence()) {
+                        continue;
+                    }
+                    submitted.put(series, newest.sequence());
+                }
+                r.submit(newest);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("site {}: cannot list the site store {}: {}", config.site(), config.siteFolder(), e.toString());
+        }
+    }
+
+    // ---- recovery and error masking
+
+    private void recover(String failed) {
+        long start = System.nanoTime();
+        try {
+            Topology before = table;
+            Topology.Move move = before.replace(failed);
+            Store target = move.target().equals(config.site()) ? siteStore
+                    : new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(), ProtectorStore.Scope.SITE,
+                            config.secret(), config.timeout());
+            SiteRecovery.Placed placed = SiteRecovery.place(heldStore(failed), target, move);
+            adoptAnnounced(move.after());
+            for (Topology.Site s : move.after().sites()) {
+                if (!s.name().equals(config.site())) {
+                    announce(move.after(), s.name());
+                }
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            LOG.info("site {}: recovered site {} on {} ({}): {} line(s) of {} placed, newest iteration {}; table v{}:\n{}", config.site(),
+                    failed, move.target(), move.kind(), placed.lines(), placed.series(), placed.newestIteration(), move.after().version(),
+                    move.after().table());
+            events.accept(new SiteEvent.Recovered(config.site(), move, placed.series(), placed.lines(), placed.newestIteration(), took));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("site {}: recovery of site {} failed: {}", config.site(), failed, e.toString(), e);
+        }
+    }
+
+    private void adoptAnnounced(Topology next) {
+        adopt(next);
+        events.accept(new SiteEvent.TableChanged(config.site(), next));
+    }
+
+    private void announce(Topology t, String to) {
+        try (ProtectorWire w = ProtectorWire.connect(address(t.site(to).protector()), config.secret(), config.timeout())) {
+            w.out.writeUTF("TABLE");
+            w.out.writeUTF(config.site());
+            w.out.writeUTF("-");
+            w.out.writeUTF(t.encode());
+            w.expectOk("table");
+        } catch (IOException e) {
+            LOG.info("site {}: the table v{} did not reach site {} ({}); it learns it from its next heartbeat", config.site(), t.version(),
+                    to, e.toString());
+        }
+    }
+
+    private Store heldStore(String site) {
+        return held.computeIfAbsent(site, s -> Store.directory(heldFolder(s)));
+    }
+
+    // ---- serving other protectors
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket s = server.accept();
+                connections.execute(() -> serve(s));
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.warn("site {}: accept failed: {}", config.site(), e.toString());
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (ProtectorWire w = ProtectorWire.accept(s, config.secret(), config.timeout())) {
+            String op = w.in.readUTF();
+            String from = w.in.readUTF();
+            String scope = w.in.readUTF();
+            switch (op) {
+                case "HEARTBEAT" -> {
+                    long theirs = w.in.readLong();
+                    Topology mine = table;
+                    synchronized (this) {
+                        if (detector != null) {
+                            detector.heartbeatFrom(from, System.nanoTime());
+                        }
+                    }
+                    w.out.writeBoolean(true);
+                    w.out.writeLong(mine.version());
+                    w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+                }
+                case "PING" -> w.out.writeBoolean(true);
+                case "CHECK" -> {
+                    String target = w.in.readUTF();
+                    boolean reached = ping(target);
+                    LOG.info("site {}: site {} asked whether site {} is reachable from here: {}", config.site(), from, target, reached);
+                    w.out.writeBoolean(true);
+                    w.out.writeBoolean(reached);
+                }
+                case "TABLE" -> {
+                    Topology next = Topology.parse(w.in.readUTF());
+                    if (next.version() > table.version()) {
+                        adoptAnnounced(next);
+                    }
+                    w.out.writeBoolean(true);
+                }
+                case "GET_TABLE" -> {
+                    w.out.writeBoolean(true);
+                    w.out.writeUTF(table.encode());
+                }
+                default -> {
+                    Store store = "SITE".equals(scope) ? siteStore : heldStore(from);
+                    if (!StoreService.serve(op, store, w)) {
+                        StoreService.fail(w, "unknown operation " + op);
+                    }
+                }
+            }
+            w.out.flush();
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                LOG.debug("site {}: a connection from {} ended: {}", config.site(), s.getRemoteSocketAddress(), e.toString());
+            }
+        }
+    }
+
+    private boolean ping(String site) {
+        Topology t = table;
+        if (!t.has(site)) {
+            return false;
+        }
+        try (ProtectorWire w = ProtectorWire.connect(address(t.site(site).protector()), config.secret(), config.heartbeat())) {
+            w.out.writeUTF("PING");
+            w.out.writeUTF(config.site());
+            w.out.writeUTF("-");
+            w.expectOk("ping");
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void closeQuietly() {
+        closed = true;
+        ticker.shutdown();
+        try {
+            server.close();
+        } catch (IOException e) {
+            LOG.debug("site {}: closing the server socket: {}", config.site(), e.toString());
+        }
+        connections.shutdownNow();
+    }
+
+    /** Stops the protector: no more heartbeats or answers; copies in flight are left. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closeQuietly();
+        work.shutdownNow();
+        synchronized (this) {
+            if (replicator != null) {
+                replicator.close();
+            }
+        }
+        siteStore.close();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,275 @@
+package io.ironloop.sites.internal;
+
+import io.ironloop.core.Store;
+import io.ironloop.group.launch.JobSecret;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * A {@link Store} on another cluster protector, reached over {@link ProtectorWire}: either the copies of this site's
+ * lines that the protector holds ({@link Scope#HELD}) or the protector's own site store ({@link Scope#SITE}, where a
+ * recovery puts a lost site's lines). So the existing whole-line copy ({@code LineReplicator}, {@code LineFallback})
+ * works across sites unchanged. Every operation is one authenticated connection; a file travels with its CRC32C,
+ * which the receiving protector checks before it publishes the file (temp, fsync, rename). Files are read back
+ * whole into memory ({@link #openRead}), which bounds a line's file to the heap.
+ *
+ * <p>Threading: thread-safe (no shared state besides immutable fields).
+ */
+public final class ProtectorStore implements Store {
+    /** Which store of the protector. */
+    public enum Scope {
+        /** The copies it keeps of the calling site's lines. */
+        HELD,
+        /** Its own site's store. */
+        SITE
+    }
+
+    private final InetSocketAddress protector;
+    private final String fromSite;
+    private final Scope scope;
+    private final JobSecret secret;
+    private final Duration timeout;
+
+    /**
+     * @param protector the protector's address
+     * @param fromSite the calling protector's site (names the held store)
+     * @param scope which store
+     * @param secret the job secret
+     * @param timeout for connecting and for every read
+     */
+    public ProtectorStore(InetSocketAddress protector, String fromSite, Scope scope, JobSecret secret, Duration timeout) {
+        this.protector = protector;
+        this.fromSite = fromSite;
+        this.scope = scope;
+        this.secret = secret;
+        this.timeout = timeout;
+    }
+
+    private ProtectorWire request(String op) throws IOException {
+        ProtectorWire w = ProtectorWire.connect(protector, secret, timeout);
+        w.out.writeUTF(op);
+        w.out.writeUTF(fromSite);
+        w.out.writeUTF(scope.name());
+        return w;
+    }
+
+    @Override
+    public String location() {
+        return "protector " + protector.getHostString() + ":" + protector.getPort() + " (" + (scope == Scope.HELD ? "copies of site "
+                + fromSite : "its site store") + ")";
+    }
+
+    @Override
+    public List<String> listSeries() throws IOException {
+        try (ProtectorWire w = request("LIST_SERIES")) {
+            w.expectOk("listing series");
+            return readNames(w);
+        }
+    }
+
+    @Override
+    public List<String> listFiles(String series) throws IOException {
+        try (ProtectorWire w = request("LIST_FILES")) {
+            w.out.writeUTF(series);
+            w.expectOk("listing " + series);
+            return readNames(w);
+        }
+    }
+
+    private static List<String> readNames(ProtectorWire w) throws IOException {
+        int n = w.in.readInt();
+        List<String> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            names.add(w.in.readUTF());
+        }
+        return names;
+    }
+
+    @Override
+    public long size(String name) throws IOException {
+        try (ProtectorWire w = request("SIZE")) {
+            w.out.writeUTF(name);
+            w.out.flush();
+            if (!w.in.readBoolean()) {
+                throw new NoSuchFileException(name, null, w.in.readUTF());
+            }
+            return w.in.readLong();
+        }
+    }
+
+    @Override
+    public SeekableByteChannel openRead(String name) throws IOException {
+        try (ProtectorWire w = request("READ")) {
+            w.out.writeUTF(name);
+            w.out.flush();
+            if (!w.in.readBoolean()) {
+                throw new NoSuchFileException(name, null, w.in.readUTF());
+            }
+            long length = w.in.readLong();
+            if (length > Integer.MAX_VALUE - 16) {
+                throw new IOException(name + " on " + location() + " has " + length + " bytes; files read back from a protector are limited to 2 GiB");
+            }
+            w.timeout(timeout.plusSeconds(length >> 20)); // a second more per MiB
+            byte[] bytes = w.in.readNBytes((int) length);
+            int crc = w.in.readInt();
+            CRC32C c = new CRC32C();
+            c.update(bytes);
+            if (bytes.length != length || (int) c.getValue() != crc) {
+                throw new IOException(name + " from " + location() + " arrived damaged (CRC32C " + Integer.toHexString((int) c.getValue())
+                        + ", sent " + Integer.toHexString(crc) + ")");
+            }
+            return new ByteArrayChannel(bytes);
+        }
+    }
+
+    @Override
+    public PendingFile create(String name) throws IOException {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        WritableByteChannel channel = Channels.newChannel(buffer);
+        return new PendingFile() {
+            @Override
+            public WritableByteChannel channel() {
+                return channel;
+            }
+
+            @Override
+            public void publish() throws IOException {
+                copyFrom(new ByteArrayChannel(buffer.toByteArray()), name);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Streams the file to the protector, which checks its CRC32C and publishes it atomically and durably. */
+    @Override
+    public void copyFrom(SeekableByteChannel source, String name) throws IOException {
+        try (ProtectorWire w = request("PUT")) {
+            long length = source.size();
+            w.out.writeUTF(name);
+            w.out.writeLong(length);
+            CRC32C crc = new CRC32C();
+            ByteBuffer b = ByteBuffer.allocate(1 << 16);
+            source.position(0);
+            long sent = 0;
+            while (sent < length) {
+                b.clear();
+                int n = source.read(b);
+                if (n < 0) {
+                    throw new IOException(name + " ended after " + sent + " of " + length + " bytes while it was sent to " + location());
+                }
+                crc.update(b.array(), 0, n);
+                w.out.write(b.array(), 0, n);
+                sent += n;
+            }
+            w.out.writeInt((int) crc.getValue());
+            w.timeout(timeout.plusSeconds(length >> 20));
+            w.out.flush();
+            if (!w.in.readBoolean()) {
+                String why = w.in.readUTF();
+                if (why.startsWith("exists")) {
+                    throw new FileAlreadyExistsException(name, null, why);
+                }
+                throw new IOException("copying " + name + " to " + location() + " failed: " + why);
+            }
+        }
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+        try (ProtectorWire w = request("DELETE")) {
+            w.out.writeUTF(name);
+            w.expectOk("deleting " + name);
+        }
+    }
+
+    /** No lock: the protector of the site below in the ring is the only writer of its held store. */
+    @Override
+    public AutoCloseable lock(String series) {
+        return () -> { };
+    }
+
+    @Override
+    public int removeTemporaries(String series) throws IOException {
+        try (ProtectorWire w = request("REMOVE_TEMPS")) {
+            w.out.writeUTF(series);
+            w.expectOk("removing temporaries of " + series);
+            return w.in.readInt();
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+
+    /** A read-only channel over bytes in memory. */
+    static final class ByteArrayChannel implements SeekableByteChannel {
+        private final byte[] bytes;
+        private int position;
+        private boolean open = true;
+
+        ByteArrayChannel(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) {
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int n = Math.min(dst.remaining(), bytes.length - position);
+            dst.put(bytes, position, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public SeekableByteChannel position(long p) {
+            position = (int) Math.min(p, bytes.length);
+            return this;
+        }
+
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public SeekableByteChannel truncate(long size) {
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+}
