@@ -1,0 +1,149 @@
+package io.ironloop.sites;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.Store;
+import io.ironloop.format.Scope;
+import io.ironloop.group.launch.JobSecret;
+import io.ironloop.sites.Topology.RankPlace;
+import io.ironloop.sites.Topology.Site;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Four protectors (sites X, Y, Z and a spare S) on loopback sockets in this JVM, with real files and the job secret. */
+class SiteProtectorTest {
+    private static final Duration HEARTBEAT = Duration.ofMillis(100);
+    private static final Duration TIMEOUT = Duration.ofMillis(700);
+
+    @TempDir
+    Path dir;
+
+    private final LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
+    private final Map<String, SiteProtector> protectors = new LinkedHashMap<>();
+
+    @AfterEach
+    void stop() {
+        protectors.values().forEach(SiteProtector::close);
+    }
+
+    private Topology startAll(JobSecret secret) throws IOException {
+        Map<String, ServerSocket> sockets = new LinkedHashMap<>();
+        Map<String, String> addresses = new LinkedHashMap<>();
+        for (String s : List.of("X", "Y", "Z", "S")) {
+            ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            sockets.put(s, ss);
+            addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
+        }
+        Topology table = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "y1", "Y"), new RankPlace(2, "z1", "Z")),
+                List.of(Site.spare("S", List.of("s1"), ""))).withProtectors(addresses);
+        for (String s : sockets.keySet()) {
+            SiteProtector.Config c = new SiteProtector.Config(s, table, dir.resolve("site-" + s), dir.resolve("held-" + s), secret,
+                    HEARTBEAT, TIMEOUT);
+            protectors.put(s, SiteProtector.start(c, sockets.get(s), events::add));
+        }
+        return table;
+    }
+
+    private SiteEvent await(Predicate<SiteEvent> what, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<SiteEvent> seen = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            SiteEvent e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (e != null && what.test(e)) {
+                return e;
+            }
+            if (e != null) {
+                seen.add(e);
+            }
+        }
+        throw new AssertionError("no such event within " + within + "; saw " + seen);
+    }
+
+    /** Writes lines at iterations 1..n of {@code state} for rank-00001 in {@code folder}. */
+    private static double[] writeLines(Path folder, int n) {
+        double[] state = new double[50_000];
+        try (Store store = Store.directory(folder);
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series("rank-00001").retainLines(10)
+                        .build(), store)) {
+            engine.protect("state", Scope.GLOBAL, state);
+            Random rnd = new Random(11);
+            for (int it = 1; it <= n; it++) {
+                for (int k = 0; k < state.length; k++) {
+                    state[k] = rnd.nextDouble() + it;
+                }
+                engine.checkpoint(it);
+                engine.awaitDurable();
+            }
+        }
+        return state.clone();
+    }
+
+    @Test
+    void siteLost_protectorDeclaresAfterThirdConfirms_placesItsLinesOnTheSpare_everyoneLearnsTheTable() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        Topology table = startAll(secret);
+        assertThat(table.protectorOf("Y").name()).isEqualTo("X");
+
+        double[] written = writeLines(dir.resolve("site-Y"), 3);
+        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.iteration() == 3, Duration.ofSeconds(20));
+        Thread.sleep(3 * HEARTBEAT.toMillis()); // the ring runs clean meanwhile
+        assertThat(events).noneMatch(e -> e instanceof SiteEvent.Suspected || e instanceof SiteEvent.Declared);
+
+        protectors.remove("Y").close(); // the site is gone: its protector, and with it its store
+        SiteEvent.Declared declared = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(10));
+        assertThat(declared.site()).isEqualTo("X");
+        assertThat(declared.target()).isEqualTo("Y");
+        assertThat(declared.verifiedBy()).isEqualTo("Z");
+        SiteEvent.Recovered recovered = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
+        assertThat(recovered.move().kind()).isEqualTo(Topology.Kind.SPARE_SITE);
+        assertThat(recovered.move().target()).isEqualTo("S");
+        assertThat(recovered.series()).containsExactly("rank-00001");
+        assertThat(recovered.newestIteration()).isEqualTo(3);
+
+        // the spare's store now restores the lost rank's newest line, bit for bit
+        double[] restored = new double[written.length];
+        try (Store store = Store.directory(dir.resolve("site-S"));
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series("rank-00001").build(), store)) {
+            engine.protect("state", Scope.GLOBAL, restored);
+            assertThat(engine.restore().orElseThrow().iteration()).isEqualTo(3);
+        }
+        assertThat(restored).isEqualTo(written);
+
+        // Algorithm 4: every protector, and anyone asking, sees S where Y was
+        for (String s : List.of("X", "Z", "S")) {
+            Topology t = SiteProtector.fetchTable(protectors.get(s).address(), secret, TIMEOUT);
+            assertThat(t.version()).as("table at %s", s).isEqualTo(2);
+            assertThat(t.siteOf(1)).isEqualTo("S");
+            assertThat(t.protectorOf("S").name()).isEqualTo("X");
+        }
+        // and S's protector now protects Z's lines in turn, and ships its own (rank 1's) to X
+        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("S"), Duration.ofSeconds(20));
+    }
+
+    @Test
+    void fetchTable_wrongSecret_refused() throws Exception {
+        startAll(JobSecret.create(dir, "job"));
+        JobSecret other = JobSecret.create(dir, "other");
+        InetSocketAddress x = protectors.get("X").address();
+        assertThatThrownBy(() -> SiteProtector.fetchTable(x, other, TIMEOUT)).isInstanceOf(IOException.class)
+                .hasMessageContaining("secret");
+    }
+}
