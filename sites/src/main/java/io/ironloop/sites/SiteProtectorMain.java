@@ -1,0 +1,62 @@
+package io.ironloop.sites;
+
+import io.ironloop.group.launch.JobSecret;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A cluster protector as a process of its own, on a site's controller node:
+ * {@code java -cp … io.ironloop.sites.SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR
+ * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000]}. The table file is {@link Topology#encode()}'s text,
+ * with every protector's address. Every {@link SiteEvent} is printed on standard output as {@code event <record>};
+ * logs go to standard error. Runs until killed; exits 3 when it stopped itself (cut off from both neighbours), 2 on a
+ * usage error.
+ */
+public final class SiteProtectorMain {
+    private SiteProtectorMain() {
+    }
+
+    /**
+     * Entry point.
+     *
+     * @param args see the class comment
+     */
+    public static void main(String[] args) throws IOException, InterruptedException {
+        Map<String, String> o = new HashMap<>(Map.of("--heartbeat-ms", "200", "--timeout-ms", "2000"));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i], args[i + 1]);
+        }
+        for (String k : new String[] {"--site", "--table", "--site-folder", "--held-folder", "--secret-file"}) {
+            if (!o.containsKey(k) || args.length % 2 != 0) {
+                System.err.println("usage: SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR --secret-file FILE"
+                        + " [--heartbeat-ms 200] [--timeout-ms 2000]; missing " + k);
+                System.exit(2);
+            }
+        }
+        Topology table = Topology.parse(Files.readString(Path.of(o.get("--table")), StandardCharsets.UTF_8));
+        SiteProtector.Config config = new SiteProtector.Config(o.get("--site"), table, Path.of(o.get("--site-folder")),
+                Path.of(o.get("--held-folder")), JobSecret.load(Path.of(o.get("--secret-file"))),
+                Duration.ofMillis(Long.parseLong(o.get("--heartbeat-ms"))), Duration.ofMillis(Long.parseLong(o.get("--timeout-ms"))));
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (SiteProtector p = SiteProtector.start(config, e -> {
+            synchronized (System.out) {
+                System.out.println("event " + e);
+                System.out.flush();
+            }
+            if (e instanceof SiteEvent.Stopped) {
+                stopped.countDown();
+            }
+        })) {
+            System.out.println("listening " + p.address());
+            System.out.flush();
+            stopped.await();
+        }
+        System.exit(3);
+    }
+}

@@ -1,0 +1,123 @@
+package io.ironloop.sites;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Emulated sites on this machine: one network namespace per site, each with one veth interface on a bridge that lives in
+ * a hub namespace of its own, addresses 10.213.0.N/24 inside those namespaces only (the host's network is untouched).
+ * A link between two sites is cut by a blackhole route at each end; a site is partitioned by taking its interface
+ * down. Everything is removed by {@link #close()} (deleting a namespace deletes its interfaces). Needs root and
+ * {@code ip netns}; {@link #available()} says whether they work here.
+ */
+final class Netns implements AutoCloseable {
+    private final String prefix;
+    private final List<String> created = new ArrayList<>();
+
+    Netns() {
+        this.prefix = "ils" + (ProcessHandle.current().pid() % 100_000);
+    }
+
+    /** Whether namespaces can be created here (root, iproute2, a kernel that allows it); why not, otherwise. */
+    static String unavailableReason() {
+        String probe = "ilsprobe" + (ProcessHandle.current().pid() % 100_000);
+        try {
+            if (run("ip", "netns", "add", probe) != 0) {
+                return "'ip netns add' failed here (needs root and network namespaces)";
+            }
+            run("ip", "netns", "del", probe);
+            return null;
+        } catch (IOException e) {
+            return "cannot run 'ip' (" + e.getMessage() + ")";
+        }
+    }
+
+    /** The namespace of a site. */
+    String ns(String site) {
+        return prefix + "-" + site;
+    }
+
+    /** The address of the n-th site (1-based). */
+    static String address(int n) {
+        return "10.213.0." + n;
+    }
+
+    /** Creates the hub with its bridge. */
+    void hub() throws IOException {
+        add(prefix + "-hub");
+        must("ip", "-n", prefix + "-hub", "link", "add", "br0", "type", "bridge");
+        must("ip", "-n", prefix + "-hub", "link", "set", "br0", "up");
+    }
+
+    /** Creates a site's namespace, wired to the bridge, with address {@link #address}(n). */
+    void site(String site, int n) throws IOException {
+        String ns = ns(site);
+        add(ns);
+        String peer = "v" + n;
+        must("ip", "-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", peer, "netns", prefix + "-hub");
+        must("ip", "-n", prefix + "-hub", "link", "set", peer, "master", "br0", "up");
+        must("ip", "-n", ns, "addr", "add", address(n) + "/24", "dev", "eth0");
+        must("ip", "-n", ns, "link", "set", "eth0", "up");
+        must("ip", "-n", ns, "link", "set", "lo", "up");
+    }
+
+    /** Cuts (or restores) the link between two sites only. */
+    void cut(String a, int na, String b, int nb, boolean cut) throws IOException {
+        String verb = cut ? "add" : "del";
+        must("ip", "-n", ns(a), "route", verb, "blackhole", address(nb) + "/32");
+        must("ip", "-n", ns(b), "route", verb, "blackhole", address(na) + "/32");
+    }
+
+    /** Takes a site's interface down: it is cut off from every other site. */
+    void partition(String site) throws IOException {
+        must("ip", "-n", ns(site), "link", "set", "eth0", "down");
+    }
+
+    /** The command prefix that runs a program inside a site's namespace ({@code ip netns exec} execs it: same PID). */
+    List<String> exec(String site) {
+        return List.of("ip", "netns", "exec", ns(site));
+    }
+
+    private void add(String ns) throws IOException {
+        must("ip", "netns", "add", ns);
+        created.add(ns);
+    }
+
+    private static void must(String... cmd) throws IOException {
+        if (run(cmd) != 0) {
+            throw new IOException("failed: " + String.join(" ", cmd));
+        }
+    }
+
+    private static int run(String... cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not finish");
+            }
+            if (p.exitValue() != 0 && !out.isBlank()) {
+                System.err.println(String.join(" ", cmd) + ": " + out.strip());
+            }
+            return p.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (String ns : created) {
+            try {
+                run("ip", "netns", "del", ns);
+            } catch (IOException e) {
+                System.err.println("could not delete namespace " + ns + ": " + e.getMessage());
+            }
+        }
+    }
+}
