@@ -77,8 +77,20 @@ public final class GroupKeys {
     public static final ParameterKey<Duration> GROUP_JOIN_TIMEOUT = ParameterKey.duration("GROUP_JOIN_TIMEOUT", Duration.ofSeconds(60),
             Duration.ofMillis(100), "how long a rank waits for all ranks to join before giving up");
 
+    /** This process's site, for site protection (the sites module, docs/sites.md); unset: the whole job is one site. */
+    public static final ParameterKey<String> SITE = ParameterKey.string("SITE", null,
+            "this process's site (data centre, region, virtual cluster) for site protection (docs/sites.md); unset: one site");
+
+    /** Between two heartbeats of a site's cluster protector (the sites module). */
+    public static final ParameterKey<Duration> SITE_HEARTBEAT = ParameterKey.duration("SITE_HEARTBEAT", Duration.ofMillis(200),
+            Duration.ofMillis(10), "between two heartbeats of a site's cluster protector to the protector of the previous site");
+
+    /** Silence after which a cluster protector asks a third site to check the site it watches (the sites module). */
+    public static final ParameterKey<Duration> SITE_TIMEOUT = ParameterKey.duration("SITE_TIMEOUT", Duration.ofSeconds(2),
+            Duration.ofMillis(30), "silence after which a site's cluster protector asks a third site to check the site it watches");
+
     /** Every key of the process group, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(TRIGGER_HEARTBEAT_MONITORING, TIME_MAX_WAIT, SLEEP_THREAD_TIME, TYPE,
             GROUP_VERIFY_TIMEOUT, GROUP_DISCOVERY, PEERS, GROUP_DISCOVERY_DIR, GROUP_DNS_QUERY, GROUP_SIZE, GROUP_BIND_ADDRESS,
-            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_JOIN_TIMEOUT);
+            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_JOIN_TIMEOUT, SITE, SITE_HEARTBEAT, SITE_TIMEOUT);
 }

@@ -70,6 +70,17 @@ public final class SiteProtector implements AutoCloseable {
          * @throws IllegalArgumentException if the site is not in the table or has no protector address, or the timeout
          *     is not above twice the heartbeat
          */
+        /**
+         * A configuration with the heartbeat and timeout of {@code SITE_HEARTBEAT} and {@code SITE_TIMEOUT}.
+         *
+         * @throws IllegalArgumentException as the canonical constructor
+         */
+        public static Config of(String site, Topology table, Path siteFolder, Path heldFolder, JobSecret secret,
+                io.ironloop.config.Parameters parameters) {
+            return new Config(site, table, siteFolder, heldFolder, secret, parameters.get(io.ironloop.group.GroupKeys.SITE_HEARTBEAT),
+                    parameters.get(io.ironloop.group.GroupKeys.SITE_TIMEOUT));
+        }
+
         public Config {
             Objects.requireNonNull(secret, "secret");
             Objects.requireNonNull(siteFolder, "siteFolder");

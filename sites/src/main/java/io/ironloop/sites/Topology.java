@@ -1,5 +1,7 @@
 package io.ironloop.sites;
 
+import io.ironloop.config.Parameters;
+import io.ironloop.group.GroupKeys;
 import io.ironloop.group.ProcessGroup;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -183,6 +185,18 @@ public final class Topology {
             places.add(new RankPlace(group.worldRank(r), hs[0], hs[1]));
         }
         return of(places, spares);
+    }
+
+    /** The name of the single site of a job that sets no {@code SITE}. */
+    public static final String DEFAULT_SITE = "site";
+
+    /**
+     * This process's site: {@code SITE} from the parameter file or the environment ({@code IRONLOOP_SITE}), else
+     * {@value #DEFAULT_SITE}.
+     */
+    public static String siteOf(Parameters parameters) {
+        String s = parameters.get(GroupKeys.SITE);
+        return s == null || s.isBlank() ? DEFAULT_SITE : s.strip();
     }
 
     /** Every row: the ring's sites in order, then the spare sites. */

@@ -78,6 +78,14 @@ class TopologyTest {
     }
 
     @Test
+    void siteOf_environmentOrDefault() {
+        io.ironloop.config.ParameterTable keys = io.ironloop.config.ParameterTable.of(io.ironloop.group.GroupKeys.ALL);
+        assertThat(Topology.siteOf(io.ironloop.config.Parameters.load(keys, null, java.util.Map.of("IRONLOOP_SITE", "eu-west"),
+                java.util.Map.of()))).isEqualTo("eu-west");
+        assertThat(Topology.siteOf(io.ironloop.config.Parameters.defaults(keys))).isEqualTo(Topology.DEFAULT_SITE);
+    }
+
+    @Test
     void of_nodeInTwoSites_refusedWithBothNames() {
         assertThatThrownBy(() -> Topology.of(List.of(new RankPlace(0, "n1", "X"), new RankPlace(1, "n1", "Y")), List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("n1").hasMessageContaining("X").hasMessageContaining("Y");
