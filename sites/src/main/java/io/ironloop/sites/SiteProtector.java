@@ -172,6 +172,14 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
+    /**
+     * The store a protector keeps for {@code fromSite}'s lines, reached over the network: what a site's lines are
+     * replicated to (a {@link RemoteLevel} of a {@link LineReplicator}). Every operation proves the job secret.
+     */
+    public static Store heldStore(InetSocketAddress protector, String fromSite, JobSecret secret, Duration timeout) {
+        return new ProtectorStore(protector, fromSite, ProtectorStore.Scope.HELD, secret, timeout);
+    }
+
     /** Parses {@code host:port}. */
     public static InetSocketAddress address(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
@@ -210,8 +218,7 @@ public final class SiteProtector implements AutoCloseable {
             }
             replicatingTo = to;
             replicator = to.equals(config.site()) ? null : new LineReplicator(siteStore, List.of(new RemoteLevel("site",
-                    new ProtectorStore(address(next.site(to).protector()), config.site(), ProtectorStore.Scope.HELD, config.secret(),
-                            config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
+                    heldStore(address(next.site(to).protector()), config.site(), config.secret(), config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
                 @Override
                 public void copied(String level, LineInfo line, Duration took, long bytes) {
                     events.accept(new SiteEvent.Shipped(config.site(), line.series(), line.iteration(), bytes, took));
@@ -354,7 +361,7 @@ public final class SiteProtector implements AutoCloseable {
             Store target = move.target().equals(config.site()) ? siteStore
                     : new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(), ProtectorStore.Scope.SITE,
                             config.secret(), config.timeout());
-            SiteRecovery.Placed placed = SiteRecovery.place(heldStore(failed), target, move);
+            SiteRecovery.Placed placed = SiteRecovery.place(heldCopies(failed), target, move);
             adoptAnnounced(move.after());
             for (Topology.Site s : move.after().sites()) {
                 if (!s.name().equals(config.site())) {
@@ -389,7 +396,7 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
-    private Store heldStore(String site) {
+    private Store heldCopies(String site) {
         return held.computeIfAbsent(site, s -> Store.directory(heldFolder(s)));
     }
 
@@ -446,7 +453,7 @@ public final class SiteProtector implements AutoCloseable {
                     w.out.writeUTF(table.encode());
                 }
                 default -> {
-                    Store store = "SITE".equals(scope) ? siteStore : heldStore(from);
+                    Store store = "SITE".equals(scope) ? siteStore : heldCopies(from);
                     if (!StoreService.serve(op, store, w)) {
                         StoreService.fail(w, "unknown operation " + op);
                     }
