@@ -256,7 +256,9 @@ public final class SiteProtector implements AutoCloseable {
             to = detector.protector();
         }
         Topology mine = table;
-        try (ProtectorWire w = ProtectorWire.connect(address(mine.site(to).protector()), config.secret(), config.heartbeat())) {
+        // a heartbeat may take up to half the timeout on a loaded machine before it counts as lost
+        Duration patience = config.heartbeat().compareTo(config.timeout().dividedBy(2)) > 0 ? config.heartbeat() : config.timeout().dividedBy(2);
+        try (ProtectorWire w = ProtectorWire.connect(address(mine.site(to).protector()), config.secret(), patience)) {
             w.out.writeUTF("HEARTBEAT");
             w.out.writeUTF(config.site());
             w.out.writeUTF("-");
@@ -310,6 +312,7 @@ public final class SiteProtector implements AutoCloseable {
     private boolean check(String third, String target) {
         Topology t = table;
         try (ProtectorWire w = ProtectorWire.connect(address(t.site(third).protector()), config.secret(), config.timeout())) {
+            w.timeout(config.timeout().multipliedBy(3)); // the third party pings the target with the whole timeout first
             w.out.writeUTF("CHECK");
             w.out.writeUTF(config.site());
             w.out.writeUTF("-");
@@ -472,7 +475,8 @@ public final class SiteProtector implements AutoCloseable {
         if (!t.has(site)) {
             return false;
         }
-        try (ProtectorWire w = ProtectorWire.connect(address(t.site(site).protector()), config.secret(), config.heartbeat())) {
+        // the third party's check decides a declaration: it gets the whole timeout, not one heartbeat
+        try (ProtectorWire w = ProtectorWire.connect(address(t.site(site).protector()), config.secret(), config.timeout())) {
             w.out.writeUTF("PING");
             w.out.writeUTF(config.site());
             w.out.writeUTF("-");

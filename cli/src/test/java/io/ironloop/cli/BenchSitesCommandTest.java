@@ -1,0 +1,44 @@
+package io.ironloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code ironloop bench sites} with a small line: every figure present, the output contract. */
+class BenchSitesCommandTest {
+    private static final List<String> NUMBERS = List.of("replication_gbps", "raw_tcp_gbps", "replication_over_raw_tcp", "line_bytes",
+            "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "repetitions");
+    private static final List<String> TARGETS = List.of("replication_target_met", "false_positive_target_met");
+
+    @Test
+    void benchSites_json_printsOneObjectWithEveryFigure() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--json");
+
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(stdout.strip().lines()).hasSize(1);
+        JsonNode o = new ObjectMapper().readTree(stdout);
+        for (String k : NUMBERS) {
+            assertThat(o.get(k)).as(k).isNotNull();
+            assertThat(o.get(k).isNumber()).as(k + " is a JSON number").isTrue();
+        }
+        for (String k : TARGETS) {
+            assertThat(o.get(k).isBoolean()).as(k + " is a JSON boolean").isTrue();
+        }
+        assertThat(o.size()).isEqualTo(NUMBERS.size() + TARGETS.size());
+        // a site is declared a timeout after its last heartbeat (at most one heartbeat before the loss), never sooner
+        assertThat(o.get("detection_ms").asDouble()).isGreaterThan(o.get("site_timeout_ms").asDouble() - 60);
+        assertThat(o.get("false_positive_declarations").asInt()).isZero();
+        assertThat(o.get("replication_gbps").asDouble()).isPositive();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench sites: detection run 5");
+    }
+}
