@@ -139,6 +139,40 @@ class SiteProtectorTest {
     }
 
     @Test
+    void threeSitesLostOneAfterTheOther_spareThenProtectorSiteThenExposed_linesFollowEveryMove() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        startAll(secret);
+        writeLines(dir.resolve("site-Y"), 2);
+        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.iteration() == 2, Duration.ofSeconds(20));
+
+        protectors.remove("Y").close(); // Fig. 3: Y's ranks go to the spare S, which takes Y's row
+        SiteEvent.Recovered first = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
+        assertThat(first.move().kind()).isEqualTo(Topology.Kind.SPARE_SITE);
+        // S ships rank 1's lines, now in its store, to its protector X; Z's protector is now S
+        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("S") && s.series().equals("rank-00001"), Duration.ofSeconds(20));
+
+        protectors.remove("Z").close(); // Fig. 4: no spare left, Z's protector S takes its ranks
+        SiteEvent.Recovered second = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
+        assertThat(second.site()).isEqualTo("S");
+        assertThat(second.move().kind()).isEqualTo(Topology.Kind.PROTECTOR_SITE);
+        assertThat(second.move().after().ring()).extracting(Site::name).containsExactly("X", "S");
+        assertThat(second.move().after().site("S").ranks()).containsExactly(1, 2);
+
+        protectors.remove("X").close(); // Fig. 5: a ring of two loses one; nobody can confirm, S runs on alone
+        SiteEvent.Declared unverified = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared d && d.target().equals("X"),
+                Duration.ofSeconds(20));
+        assertThat(unverified.verifiedBy()).isEmpty();
+        SiteEvent.Recovered third = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
+        assertThat(third.move().kind()).isEqualTo(Topology.Kind.EXPOSED);
+        assertThat(third.move().after().siteOf(0)).isEqualTo("S");
+        // rank 1's lines followed it: Y's store → held at X → S's store, still restorable
+        try (Store store = Store.directory(dir.resolve("site-S"))) {
+            assertThat(io.ironloop.core.StoreCatalog.of(store).lines("rank-00001")).isNotEmpty();
+            assertThat(io.ironloop.core.StoreCatalog.of(store).verifyStore().problems()).isEmpty();
+        }
+    }
+
+    @Test
     void fetchTable_wrongSecret_refused() throws Exception {
         startAll(JobSecret.create(dir, "job"));
         JobSecret other = JobSecret.create(dir, "other");
