@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * The cluster protector of one site (paper 004, Section 3): runs on the site's controller node, next to its ranks.
  * It
  * <ul>
- *   <li>protects (Algorithm 1): copies every line its site's ranks commit in the site store to the protector of the
+ *   <li>protects (Algorithm 1): copies every line its site's ranks commit in the site store (the series {@code rank-N} of
+ *       the ranks the table puts on this site, and every series not named after a rank) to the protector of the
  *       previous site in the ring, in the background ({@link LineReplicator} over a {@link ProtectorStore}: the same
  *       whole-line copy as the remote levels, each file CRC32C-checked and published atomically there);</li>
  *   <li>detects (Algorithm 2): heartbeats to its protector, watches the next site, asks the site after that to check
@@ -335,7 +336,11 @@ public final class SiteProtector implements AutoCloseable {
         }
         try {
             StoreCatalog catalog = StoreCatalog.of(siteStore);
+            List<Integer> ranks = table.site(config.site()).ranks();
             for (String series : catalog.series()) {
+                if (StoreCatalog.RANK_SERIES.matcher(series).matches() && !ranks.contains(StoreCatalog.rankOf(series))) {
+                    continue; // another site's rank, in a store the sites share: its own protector ships it
+                }
                 List<LineInfo> lines = catalog.lines(series);
                 if (lines.isEmpty()) {
                     continue;

@@ -79,9 +79,14 @@ class SiteProtectorTest {
 
     /** Writes lines at iterations 1..n of {@code state} for rank-00001 in {@code folder}. */
     private static double[] writeLines(Path folder, int n) {
+        return writeLines(folder, "rank-00001", n);
+    }
+
+    /** Writes lines at iterations 1..n of {@code state} for {@code series} in {@code folder}. */
+    private static double[] writeLines(Path folder, String series, int n) {
         double[] state = new double[50_000];
         try (Store store = Store.directory(folder);
-                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series("rank-00001").retainLines(10)
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series(series).retainLines(10)
                         .build(), store)) {
             engine.protect("state", Scope.GLOBAL, state);
             Random rnd = new Random(11);
@@ -102,8 +107,11 @@ class SiteProtectorTest {
         Topology table = startAll(secret);
         assertThat(table.protectorOf("Y").name()).isEqualTo("X");
 
+        writeLines(dir.resolve("site-Y"), "rank-00002", 1); // another site's rank in Y's store (a store the sites share): not Y's to ship
         double[] written = writeLines(dir.resolve("site-Y"), 3);
         await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.iteration() == 3, Duration.ofSeconds(20));
+        assertThat(dir.resolve("held-X").resolve("Y").resolve("rank-00001")).isDirectory();
+        assertThat(dir.resolve("held-X").resolve("Y").resolve("rank-00002")).doesNotExist();
         Thread.sleep(3 * HEARTBEAT.toMillis()); // the ring runs clean meanwhile
         assertThat(events).noneMatch(e -> e instanceof SiteEvent.Suspected || e instanceof SiteEvent.Declared);
 
