@@ -77,6 +77,7 @@ import picocli.CommandLine.Spec;
             "  IRONLOOP_PARAMS       absolute path of --params, when given",
             "  IRONLOOP_SPARES       S (--spares): the last S ranks are spares",
             "  IRONLOOP_HOST         this rank's host: the host name, or host-K with --fake-hosts",
+            "  IRONLOOP_SITE         this rank's site, site-K with --fake-sites (absent otherwise)",
             "",
             "Ranks report progress through the runtime's event stream, which the launcher subscribes to",
             "(io.ironloop.launcher.rank.LauncherEvents: iteration, plan, saved, restored, protection, shrunk,",
@@ -107,6 +108,11 @@ final class RunCommand implements Callable<Integer> {
                     + " (consecutive ranks share a host), to exercise failure-domain-aware partner placement on one"
                     + " machine (default: the real host name for every rank).")
     Integer fakeHosts;
+
+    @Option(names = "--fake-sites", paramLabel = "S",
+            description = "Tell the ranks they run on S sites, as IRONLOOP_SITE=site-<r*S/M> for rank r of M = N+S"
+                    + " (consecutive ranks share a site), for site protection on one machine (docs/sites.md; default: none set).")
+    Integer fakeSites;
 
     @Option(names = "--restarts", paramLabel = "K", defaultValue = "0",
             description = "Relaunch the whole job up to K times after a failure (default: ${DEFAULT-VALUE}).")
@@ -226,6 +232,9 @@ final class RunCommand implements Callable<Integer> {
             }
             if (fakeHosts != null) {
                 b.fakeHosts(fakeHosts);
+            }
+            if (fakeSites != null) {
+                b.fakeSites(fakeSites);
             }
             var ranksParameters = params != null ? RankParameters.load(params, System.getenv(), Map.of())
                     : RankParameters.environment(System.getenv());

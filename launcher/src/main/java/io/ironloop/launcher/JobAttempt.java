@@ -179,7 +179,7 @@ final class JobAttempt {
                 attempt, peers);
         for (int r = 0; r < size; r++) {
             try {
-                ranks[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r)), spec, attempt, r,
+                ranks[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r), hosts.siteOf(r)), spec, attempt, r,
                         job.log(), job.queue()::add);
                 job.processes().add(ranks[r]);
                 job.reaper().watch(ranks[r].pid());

@@ -49,6 +49,7 @@ public final class LaunchSpec {
     private final int ranks;
     private final int spares;
     private final OptionalInt fakeHosts;
+    private final OptionalInt fakeSites;
     private final Duration recoveryDeadline;
     private final int restarts;
     private final Application application;
@@ -79,6 +80,7 @@ public final class LaunchSpec {
         ranks = b.ranks;
         spares = b.spares == null ? 0 : b.spares;
         fakeHosts = b.fakeHosts == null ? OptionalInt.empty() : OptionalInt.of(b.fakeHosts);
+        fakeSites = b.fakeSites == null ? OptionalInt.empty() : OptionalInt.of(b.fakeSites);
         recoveryDeadline = b.recoveryDeadline == null ? defaultRecoveryDeadline() : b.recoveryDeadline;
         restarts = b.restarts == null ? 0 : b.restarts;
         application = b.application;
@@ -134,6 +136,14 @@ public final class LaunchSpec {
      */
     public OptionalInt fakeHosts() {
         return fakeHosts;
+    }
+
+    /**
+     * How many fake sites the ranks are spread over ({@code --fake-sites}); empty: no {@code IRONLOOP_SITE} is set
+     * (the ranks' {@code SITE} parameter, or one site). See {@link RankHosts}.
+     */
+    public OptionalInt fakeSites() {
+        return fakeSites;
     }
 
     /**
@@ -310,6 +320,7 @@ public final class LaunchSpec {
         private Integer ranks;
         private Integer spares;
         private Integer fakeHosts;
+        private Integer fakeSites;
         private Duration recoveryDeadline;
         private Integer restarts;
         private Application application;
@@ -382,6 +393,19 @@ public final class LaunchSpec {
                 throw new IllegalArgumentException("--fake-hosts must be at least 1, got " + k);
             }
             fakeHosts = k;
+            return this;
+        }
+
+        /**
+         * Spreads the ranks over {@code k} fake sites, at least 1 and at most the number of rank JVMs
+         * ({@code --fake-sites}): rank r of M is told {@code IRONLOOP_SITE=site-⌊r·k/M⌋}; see {@link RankHosts}.
+         */
+        public Builder fakeSites(int k) {
+            once(fakeSites, "fake sites");
+            if (k < 1) {
+                throw new IllegalArgumentException("--fake-sites must be at least 1, got " + k);
+            }
+            fakeSites = k;
             return this;
         }
 
@@ -614,6 +638,10 @@ public final class LaunchSpec {
             if (fakeHosts != null && fakeHosts > world) {
                 throw new IllegalStateException("--fake-hosts " + fakeHosts + " is more than the " + world
                         + " rank JVMs: every fake host needs a rank");
+            }
+            if (fakeSites != null && fakeSites > world) {
+                throw new IllegalStateException("--fake-sites " + fakeSites + " is more than the " + world
+                        + " rank JVMs: every fake site needs a rank");
             }
             Set<String> seen = new HashSet<>();
             List<Fault> faults = new ArrayList<>(atIteration);

@@ -7,26 +7,31 @@ import java.util.OptionalInt;
  * The host (failure domain) each rank is told it runs on, as {@code IRONLOOP_HOST}: this machine's name, or
  * with {@code --fake-hosts K} rank r of M rank JVMs on {@code host-⌊r·K/M⌋} — consecutive ranks share a host,
  * as they do on real clusters — so that failure-domain-aware placement of partner copies can be exercised on
- * one machine. Immutable.
+ * one machine. With {@code --fake-sites S} also the site each rank is told it runs on, as {@code IRONLOOP_SITE}:
+ * {@code site-⌊r·S/M⌋}, for site protection (docs/sites.md). Immutable.
  */
 final class RankHosts {
     /** Prefix of a fake host's name. */
     static final String FAKE_PREFIX = "host-";
+    /** Prefix of a fake site's name. */
+    static final String FAKE_SITE_PREFIX = "site-";
 
     private final int worldSize;
     private final OptionalInt fake;
     private final String realHost;
+    private final OptionalInt fakeSites;
 
-    private RankHosts(int worldSize, OptionalInt fake, String realHost) {
+    private RankHosts(int worldSize, OptionalInt fake, String realHost, OptionalInt fakeSites) {
         this.worldSize = worldSize;
         this.fake = fake;
         this.realHost = realHost;
+        this.fakeSites = fakeSites;
     }
 
     /** The hosts of a spec's ranks. */
     static RankHosts of(LaunchSpec spec) {
         return new RankHosts(spec.worldSize(), spec.fakeHosts(),
-                spec.fakeHosts().isPresent() ? null : LaunchEnvironment.localHostName());
+                spec.fakeHosts().isPresent() ? null : LaunchEnvironment.localHostName(), spec.fakeSites());
     }
 
     /**
@@ -40,5 +45,17 @@ final class RankHosts {
             throw new IllegalArgumentException("rank " + rank + " is not in 0-" + (worldSize - 1));
         }
         return fake.isPresent() ? FAKE_PREFIX + (long) rank * fake.getAsInt() / worldSize : realHost;
+    }
+
+    /**
+     * The site of a rank, when the launcher fakes sites.
+     *
+     * @param rank the rank, 0 ≤ rank &lt; world size
+     * @return {@code site-⌊rank·S/M⌋} with {@code --fake-sites S}; empty otherwise
+     */
+    java.util.Optional<String> siteOf(int rank) {
+        of(rank); // checks the rank
+        return fakeSites.isPresent() ? java.util.Optional.of(FAKE_SITE_PREFIX + (long) rank * fakeSites.getAsInt() / worldSize)
+                : java.util.Optional.empty();
     }
 }

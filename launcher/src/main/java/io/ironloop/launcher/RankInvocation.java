@@ -38,8 +38,8 @@ record RankInvocation(String jobId, String secretFile, String control, String cl
         return cmd;
     }
 
-    /** The environment of rank {@code rank}, on host {@code host}. */
-    Map<String, String> environment(int rank, String host) {
+    /** The environment of rank {@code rank}, on host {@code host}, on {@code site} when the launcher fakes sites. */
+    Map<String, String> environment(int rank, String host, java.util.Optional<String> site) {
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
         env.put(LaunchEnvironment.RANK, Integer.toString(rank));
         env.put(LaunchEnvironment.SIZE, Integer.toString(spec.worldSize()));
@@ -50,6 +50,7 @@ record RankInvocation(String jobId, String secretFile, String control, String cl
         env.put(LaunchEnvironment.LAUNCHER, control);
         env.put(LaunchEnvironment.SPARES, Integer.toString(spec.spares()));
         env.put(LaunchEnvironment.HOST, host);
+        site.ifPresent(s -> env.put(LaunchEnvironment.SITE, s));
         spec.params().ifPresent(p -> env.put(LaunchEnvironment.PARAMS, p.toString()));
         if (spec.fresh() && attempt == 0) {
             env.put("IRONLOOP_FRESH", "true");

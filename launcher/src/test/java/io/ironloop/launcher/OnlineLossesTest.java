@@ -137,5 +137,17 @@ class OnlineLossesTest {
                 .containsExactly("host-0", "host-0", "host-1", "host-1", "host-2");
         RankHosts real = RankHosts.of(LaunchSpec.builder().ranks(2).application(new Application("x.Main", Optional.empty())).build());
         assertThat(real.of(1)).isEqualTo(io.ironloop.group.launch.LaunchEnvironment.localHostName());
+        assertThat(real.siteOf(1)).isEmpty();
+    }
+
+    @Test
+    void rankHosts_fakeSitesGroupConsecutiveRanks_tooManyRefused() {
+        RankHosts sites = RankHosts.of(LaunchSpec.builder().ranks(6).spares(1).fakeSites(3)
+                .application(new Application("x.Main", Optional.empty())).build());
+        assertThat(java.util.stream.IntStream.range(0, 7).mapToObj(r -> sites.siteOf(r).orElseThrow()).toList())
+                .containsExactly("site-0", "site-0", "site-0", "site-1", "site-1", "site-2", "site-2");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchSpec.builder().ranks(2).fakeSites(3)
+                .application(new Application("x.Main", Optional.empty())).build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("--fake-sites 3");
     }
 }

@@ -69,6 +69,11 @@ public record LaunchEnvironment(int rank, int size, String jobId, List<InetSocke
     public static final String SPARES = "IRONLOOP_SPARES";
     /** Environment variable: this rank's host (failure domain), real or faked (this host's name when absent). */
     public static final String HOST = "IRONLOOP_HOST";
+    /**
+     * Environment variable: this rank's site, set by the launcher with {@code run --fake-sites S} (rank r of M on
+     * {@code site-⌊r·S/M⌋}); read as the {@code SITE} parameter (docs/sites.md). Absent otherwise.
+     */
+    public static final String SITE = "IRONLOOP_SITE";
 
     /** System property on every rank's command line: the rank. */
     public static final String RANK_PROPERTY = "ironloop.rank";
