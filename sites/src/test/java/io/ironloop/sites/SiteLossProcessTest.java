@@ -40,9 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the spare site S, and every protector learns the new table.
  */
 class SiteLossProcessTest {
-    private static final long STEPS = 300;
-    private static final Duration HEARTBEAT = Duration.ofMillis(100);
-    private static final Duration TIMEOUT = Duration.ofMillis(1000);
+    private static final long STEPS = 200;
+    private static final Duration HEARTBEAT = Duration.ofMillis(200);
+    /** The default SITE_TIMEOUT: a shorter one declared a live site failed at load 30 (every protector here is in one JVM). */
+    private static final Duration TIMEOUT = Duration.ofMillis(2000);
     private static final List<String> SITES = List.of("X", "Y", "Z");
 
     @TempDir
@@ -104,7 +105,61 @@ class SiteLossProcessTest {
         assertThat(seen).noneMatch(e -> e instanceof SiteEvent.Declared d && !d.target().equals("Y"));
     }
 
+    /**
+     * The relaunch path: the whole job is stopped when site Y is lost (every rank JVM killed at once, Y's protector and
+     * Y's lines in the store the sites share deleted), so nothing of rank 1 is left but the site checkpoint that X holds.
+     * X declares Y (Z confirms) and places those lines on the spare S; the job relaunched (rank 1 now on S) resumes from
+     * the newest line every rank holds — one of the placed lines — and finishes bit-identical.
+     */
+    @Test
+    void wholeJobStoppedWithSiteLost_relaunchedFromTheSiteCheckpointOnTheSpare_bitIdentical() throws Exception {
+        String reference = BlockReference.run(HeatBlocks.preset("test", STEPS)).digest();
+        JobSecret secret = JobSecret.create(dir, "job");
+        startProtectors(secret, true);
+        String peers = String.join(",", freePorts(3).stream().map(p -> "127.0.0.1:" + p).toList());
+        for (int r = 0; r < 3; r++) {
+            ranks.add(startRank(r, peers, secret, dir.resolve("ft"), ""));
+        }
+        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.series().equals("rank-00001") && s.iteration() >= 20,
+                Duration.ofSeconds(60));
+        ranks.forEach(Process::destroyForcibly); // the job stops at once
+        for (Process p : ranks) {
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        protectors.remove("Y").close();
+        deleteTree(dir.resolve("ft").resolve("rank-00001")); // site Y's storage is gone with it
+
+        SiteEvent.Recovered recovered = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(30));
+        assertThat(seen).contains(new SiteEvent.Declared("X", "Y", "Z"));
+        assertThat(recovered.move().target()).isEqualTo("S");
+        assertThat(recovered.series()).containsExactly("rank-00001");
+
+        // the supervisor's part: relaunch every rank where the table says; rank 1 runs on S now (its store is the shared one)
+        Topology now = SiteProtector.fetchTable(protectors.get("Z").address(), secret, TIMEOUT);
+        assertThat(now.siteOf(1)).isEqualTo("S");
+        ranks.clear();
+        String again = String.join(",", freePorts(3).stream().map(p -> "127.0.0.1:" + p).toList());
+        for (int r = 0; r < 3; r++) {
+            ranks.add(startRank(r, again, secret, dir.resolve("ft"), "-relaunch"));
+        }
+        for (int r = 0; r < 3; r++) {
+            assertThat(ranks.get(r).waitFor(120, TimeUnit.SECONDS)).as("relaunched rank %d finished", r).isTrue();
+            assertThat(ranks.get(r).exitValue()).as("relaunched rank %d; stderr:%n%s", r, read("rank-" + r + "-relaunch.err")).isZero();
+        }
+        String err = read("rank-0-relaunch.err");
+        java.util.regex.Matcher resumed = java.util.regex.Pattern.compile("resumed at step (\\d+)").matcher(err);
+        assertThat(resumed.find()).as("rank 0's stderr:%n%s", err).isTrue();
+        long step = Long.parseLong(resumed.group(1));
+        assertThat(step).isPositive().isLessThanOrEqualTo(recovered.newestIteration() + 1);
+        assertThat(read("rank-0-relaunch.out")).contains("result sha256=" + reference);
+    }
+
     private Topology startProtectors(JobSecret secret) throws IOException {
+        return startProtectors(secret, false);
+    }
+
+    /** Starts the four protectors; with {@code shared}, every site's store is the one folder {@code ft}. */
+    private Topology startProtectors(JobSecret secret, boolean shared) throws IOException {
         Map<String, ServerSocket> sockets = new LinkedHashMap<>();
         Map<String, String> addresses = new LinkedHashMap<>();
         for (String s : List.of("X", "Y", "Z", "S")) {
@@ -118,16 +173,24 @@ class SiteLossProcessTest {
         }
         Topology table = Topology.of(places, List.of(Site.spare("S", List.of("node-S"), ""))).withProtectors(addresses);
         for (String s : sockets.keySet()) {
-            protectors.put(s, SiteProtector.start(new SiteProtector.Config(s, table, dir.resolve("site-" + s), dir.resolve("held-" + s),
+            protectors.put(s, SiteProtector.start(new SiteProtector.Config(s, table, siteStore(s, shared), dir.resolve("held-" + s),
                     secret, HEARTBEAT, TIMEOUT), sockets.get(s), events::add));
         }
         return table;
     }
 
+    private Path siteStore(String site, boolean shared) {
+        return shared ? dir.resolve("ft") : dir.resolve("site-" + site);
+    }
+
     private Process startRank(int rank, String peers, JobSecret secret) throws IOException {
+        return startRank(rank, peers, secret, siteStore(SITES.get(rank), false), "");
+    }
+
+    private Process startRank(int rank, String peers, JobSecret secret, Path store, String attempt) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-XX:+UseSerialGC", "-Dironloop.rank=" + rank, "-Dironloop.job=sites-test", "-cp", System.getProperty("java.class.path"),
-                HeatBlocksRank.class.getName(), "test", "--steps", String.valueOf(STEPS), "--pace-ms", "15");
+                HeatBlocksRank.class.getName(), "test", "--steps", String.valueOf(STEPS), "--pace-ms", "10");
         Map<String, String> env = pb.environment();
         env.put("IRONLOOP_RANK", String.valueOf(rank));
         env.put("IRONLOOP_SIZE", "3");
@@ -136,11 +199,12 @@ class SiteLossProcessTest {
         env.put("IRONLOOP_SECRET_FILE", secret.file().toString());
         env.put("IRONLOOP_HOST", SITES.get(rank)); // the failure domain is the site: partner copies go to another site
         env.put("IRONLOOP_SITE", SITES.get(rank));
-        env.put("IRONLOOP_FT_FOLDER", dir.resolve("site-" + SITES.get(rank)).toString());
+        env.put("IRONLOOP_FT_FOLDER", store.toString());
+        env.put("IRONLOOP_RETAIN_LINES", "20"); // the survivors still hold the iteration of the site checkpoint at a relaunch
         env.put("IRONLOOP_SNAPSHOT_EVERY", "5");
         env.put("IRONLOOP_DISK_EVERY", "1");
-        pb.redirectOutput(dir.resolve("rank-" + rank + ".out").toFile());
-        pb.redirectError(dir.resolve("rank-" + rank + ".err").toFile());
+        pb.redirectOutput(dir.resolve("rank-" + rank + attempt + ".out").toFile());
+        pb.redirectError(dir.resolve("rank-" + rank + attempt + ".err").toFile());
         return pb.start();
     }
 
