@@ -193,8 +193,8 @@ public final class SiteProtector implements AutoCloseable {
     // ---- the table and what follows from it
 
     private synchronized void adopt(Topology next) {
-        if (detector != null && next.version() <= detector.topology().version() && next != config.table()) {
-            return;
+        if (detector != null && next.version() <= detector.topology().version()) {
+            return; // not newer than the table this protector works on
         }
         table = next;
         boolean active = next.ring().stream().anyMatch(s -> s.name().equals(config.site()));
