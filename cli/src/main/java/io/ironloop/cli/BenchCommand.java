@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure Ironloop against references taken in the same run (see benchmarks/README.md).",
         subcommands = {BenchCheckpointCommand.class, BenchPreemptCommand.class, BenchOverheadCommand.class, BenchGroupCommand.class,
-            BenchRecoveryCommand.class, BenchDevicesCommand.class, BenchSkeletonCommand.class, BenchSitesCommand.class})
+            BenchRecoveryCommand.class, BenchDevicesCommand.class, BenchSkeletonCommand.class, BenchSitesCommand.class,
+            BenchLevelsCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {

@@ -44,17 +44,17 @@ public final class ErasureCpuBench {
         long bytes = (long) k * shard;
         int inner = Math.max(1, (int) (256L * 1024 * 1024 / bytes)); // about 256 MiB of data per figure
         for (int rep = -1; rep < reps; rep++) { // -1: warm-up
-            double x = rate(bytes * inner, () -> {
+            double x = cpuGbps(bytes * inner, () -> {
                 for (int n = 0; n < inner; n++) {
                     xor.encode(data, p1, 0, shard);
                 }
             });
-            double r = rate(bytes * inner, () -> {
+            double r = cpuGbps(bytes * inner, () -> {
                 for (int n = 0; n < inner; n++) {
                     rs.encode(data, pm, 0, shard);
                 }
             });
-            double c = rate(bytes * inner, () -> {
+            double c = cpuGbps(bytes * inner, () -> {
                 for (int n = 0; n < inner; n++) {
                     for (int j = 0; j < k; j++) {
                         System.arraycopy(data[j], 0, copy, j * shard, shard);
@@ -75,8 +75,8 @@ public final class ErasureCpuBench {
                 k, m, shard, reps, xg, rg, mg, xg >= 1.0, rg >= 1.0);
     }
 
-    /** Bytes per CPU nanosecond of this thread, i.e. GB/s of one core. */
-    private static double rate(long bytes, Runnable work) {
+    /** Bytes per CPU nanosecond of this thread while {@code work} runs, i.e. GB/s of one core (also {@code bench levels}'s encode figures). */
+    static double cpuGbps(long bytes, Runnable work) {
         long start = CPU.getCurrentThreadCpuTime();
         work.run();
         return bytes / (double) (CPU.getCurrentThreadCpuTime() - start);
