@@ -63,7 +63,8 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--recover", paramLabel = "LEVEL=DURATION", description = "Measured time of one restore from LEVEL (repeatable; default: as long as a save).")
     Map<String, String> recovers = new LinkedHashMap<>();
 
-    @Option(names = "--bench", paramLabel = "FILE", description = "JSON of 'bin/ironloop bench levels --json': LEVEL_checkpoint_gbps gives the levels' costs (--cost wins).")
+    @Option(names = {"--bandwidths", "--bench"}, paramLabel = "FILE", description = {"JSON of 'bin/ironloop bench levels --json': LEVEL_checkpoint_gbps",
+        "(one node's, shared by its ranks; the whole job's for shared and s3) and LEVEL_recover_s give the levels' costs (--cost wins)."})
     Path bench;
 
     @Option(names = "--days", defaultValue = "30", description = "Virtual days the simulation runs. Default ${DEFAULT-VALUE}.")
@@ -123,15 +124,7 @@ final class PlanCommand implements Callable<Integer> {
             given.put(l, new LevelCost(c, recover.getOrDefault(l, c), "given"));
         });
         if (bench != null) {
-            JsonNode root = Json.MAPPER.readTree(Files.readString(bench));
-            for (PlanLevel l : PlanLevel.values()) {
-                JsonNode gbps = root.path(l.label() + "_checkpoint_gbps");
-                if (gbps.isNumber() && gbps.asDouble() > 0 && !given.containsKey(l)) {
-                    LevelCost c = LevelCost.fromBandwidth(l, ranks, state, gbps.asDouble() * 1e9,
-                            String.format("%s: %.3g GB/s", bench.getFileName(), gbps.asDouble()));
-                    given.put(l, new LevelCost(c.checkpointSeconds(), recover.getOrDefault(l, c.recoverSeconds()), c.source()));
-                }
-            }
+            fromBench(Json.MAPPER.readTree(Files.readString(bench)), state, given, recover);
         }
         for (PlanLevel l : recover.keySet()) {
             if (!given.containsKey(l)) {
@@ -140,6 +133,31 @@ final class PlanCommand implements Callable<Integer> {
         }
         given.forEach(b::cost);
         return b.build();
+    }
+
+    /**
+     * The costs of the levels {@code --bench} measured and no {@code --cost} gave. The bench ran its ranks on one
+     * machine: its {@code LEVEL_checkpoint_gbps} is what one node does, shared by that node's ranks
+     * ({@code --ranks-per-node}); for {@code shared} and {@code s3} it is the whole job's bandwidth. A restore from
+     * the node's own levels takes {@code LEVEL_recover_s} scaled from the bench's {@code size_bytes} to this state.
+     */
+    private void fromBench(JsonNode root, long state, Map<PlanLevel, LevelCost> given, Map<PlanLevel, Double> recover) {
+        JsonNode benchSize = root.path("size_bytes");
+        for (PlanLevel l : PlanLevel.values()) {
+            JsonNode gbps = root.path(l.label() + "_checkpoint_gbps");
+            if (!gbps.isNumber() || !(gbps.asDouble() > 0) || given.containsKey(l)) {
+                continue;
+            }
+            double perRank = l.sharedBandwidth() ? gbps.asDouble() : gbps.asDouble() / ranksPerNode;
+            LevelCost c = LevelCost.fromBandwidth(l, ranks, state, perRank * 1e9,
+                    String.format("%s: %.3g GB/s%s", bench.getFileName(), gbps.asDouble(), l.sharedBandwidth() ? "" : " per node"));
+            double restore = c.recoverSeconds();
+            JsonNode measured = root.path(l.label() + "_recover_s");
+            if (!l.sharedBandwidth() && measured.isNumber() && measured.asDouble() > 0 && benchSize.isNumber() && benchSize.asDouble() > 0) {
+                restore = measured.asDouble() * state / benchSize.asDouble();
+            }
+            given.put(l, new LevelCost(c.checkpointSeconds(), recover.getOrDefault(l, restore), c.source()));
+        }
     }
 
     private static Duration duration(String option, String text) {

@@ -74,6 +74,23 @@ class PlanCommandTest {
     }
 
     @Test
+    void bandwidthsFile_isOneNodesFigure_sharedByItsRanks_andScalesTheMeasuredRestore() throws Exception {
+        Path bench = Files.writeString(dir.resolve("levels.json"), "{\"size_bytes\": 268435456, \"partner_checkpoint_gbps\": 2.0,"
+                + " \"partner_recover_s\": 0.5, \"shared_checkpoint_gbps\": 1.0, \"shared_recover_s\": 9.0}");
+        Run r = run("plan", "--ranks", "64", "--ranks-per-node", "4", "--state-per-rank", "1GB", "--mtbf-node", "1y",
+                "--bandwidths", bench, "--json");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode o = new ObjectMapper().readTree(r.out());
+        JsonNode partner = candidate(o, "partner+shared").get("levels").get(0);
+        assertThat(partner.get("cost_s").asDouble()).as("1 GB per rank, 4 ranks sharing a node's 2 GB/s").isCloseTo(2.0, offset(1e-9));
+        assertThat(partner.get("recover_s").asDouble()).as("0.5 s for 256 MiB, scaled to 1 GB").isCloseTo(0.5 * 1e9 / 268435456, offset(1e-9));
+        JsonNode shared = candidate(o, "partner+shared").get("levels").get(1);
+        assertThat(shared.get("cost_s").asDouble()).as("64 GB through the job's 1 GB/s").isCloseTo(64.0, offset(1e-9));
+        assertThat(shared.get("cost_source").asText()).contains("levels.json");
+    }
+
+    @Test
     void text_namesTheRecommendationAndListsEveryCandidate() {
         Run r = run("plan", "--ranks", "4096", "--state-per-rank", "512MiB", "--mtbf-node", "2y", "--mtbf-rack", "10y", "--mtbf-job", "30d");
 
