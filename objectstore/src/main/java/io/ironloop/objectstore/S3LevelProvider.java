@@ -42,7 +42,7 @@ public final class S3LevelProvider implements RemoteLevels.Provider {
         });
         S3Location where = S3Location.parse(uri.get(), endpoint, p.get(LevelKeys.S3_REGION), p.get(LevelKeys.S3_PART_SIZE));
         return Optional.of(new RemoteLevel(NAME, new S3Store(client(where), where, true),
-                Math.toIntExact(p.get(LevelKeys.S3_RETAIN_LINES))));
+                Math.toIntExact(p.get(LevelKeys.S3_RETAIN_LINES)), p.get(LevelKeys.S3_EVERY), p.get(LevelKeys.S3_BANDWIDTH)));
     }
 
     /**

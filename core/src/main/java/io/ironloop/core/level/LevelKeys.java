@@ -1,6 +1,7 @@
 package io.ironloop.core.level;
 
 import io.ironloop.config.ParameterKey;
+import io.ironloop.core.Schedule;
 import java.util.List;
 
 /**
@@ -15,6 +16,8 @@ public final class LevelKeys {
                     + " them back; unset: no such level");
     public static final ParameterKey<Long> SHARED_RETAIN_LINES = ParameterKey.integer("SHARED_RETAIN_LINES", 2L, 1,
             "committed lines the shared-file-system level keeps per series and settings fingerprint");
+    public static final ParameterKey<Schedule> SHARED_EVERY = remoteEvery("SHARED_EVERY", "shared-file-system");
+    public static final ParameterKey<Long> SHARED_BANDWIDTH = remoteBandwidth("SHARED_BANDWIDTH", "shared-file-system");
     public static final ParameterKey<String> S3_URI = ParameterKey.string("S3_URI", null,
             "object-store level: s3://BUCKET/PREFIX where committed lines are copied in the background (multipart, resumable,"
                     + " CRC32C-checked; commit record last) and a restart whose FT_FOLDER lacks them brings them back; needs"
@@ -29,9 +32,25 @@ public final class LevelKeys {
     public static final ParameterKey<Long> S3_RETAIN_LINES = ParameterKey.integer("S3_RETAIN_LINES", 2L, 1,
             "committed lines the object-store level keeps per series and settings fingerprint");
 
+    public static final ParameterKey<Schedule> S3_EVERY = remoteEvery("S3_EVERY", "object-store");
+    public static final ParameterKey<Long> S3_BANDWIDTH = remoteBandwidth("S3_BANDWIDTH", "object-store");
+
     /** Every key, in documentation order. */
-    public static final List<ParameterKey<?>> ALL = List.of(SHARED_FOLDER, SHARED_RETAIN_LINES, S3_URI, S3_ENDPOINT, S3_REGION,
-            S3_PART_SIZE, S3_RETAIN_LINES);
+    public static final List<ParameterKey<?>> ALL = List.of(SHARED_FOLDER, SHARED_RETAIN_LINES, SHARED_EVERY, SHARED_BANDWIDTH, S3_URI,
+            S3_ENDPOINT, S3_REGION, S3_PART_SIZE, S3_RETAIN_LINES, S3_EVERY, S3_BANDWIDTH);
+
+    /** The one definition of a remote level's interval key. */
+    private static ParameterKey<Schedule> remoteEvery(String name, String level) {
+        return Schedule.key(name, Schedule.every(1), "which committed disk lines the " + level + " level copies: every N-th of each"
+                        + " rank's series (1: all), the first after every T (2h), or never (restore only); not adaptive")
+                .requiring(s -> !(s instanceof Schedule.Adaptive), RemoteLevel.NOT_ADAPTIVE);
+    }
+
+    /** The one definition of a remote level's bandwidth budget key. */
+    private static ParameterKey<Long> remoteBandwidth(String name, String level) {
+        return ParameterKey.size(name, 0, 0, Long.MAX_VALUE, "bandwidth budget of the " + level + " level: at most this many bytes"
+                + " per second per process read for its copies (e.g. 200MiB), leaving the rest to the application; 0: no limit");
+    }
 
     private LevelKeys() {
     }

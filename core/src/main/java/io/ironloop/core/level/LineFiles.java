@@ -4,6 +4,7 @@ import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.internal.LineCatalog;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +31,14 @@ final class LineFiles {
      * @throws java.nio.file.NoSuchFileException when the source no longer holds a file of the line
      */
     static long copy(LineInfo line, Store from, Store to) throws IOException {
+        return copy(line, from, to, 0);
+    }
+
+    /**
+     * {@link #copy(LineInfo, Store, Store)} reading at most {@code bytesPerSecond} from {@code from} (0: no limit), so a
+     * level's background copies leave the rest of the disk's and the network's bandwidth to the application.
+     */
+    static long copy(LineInfo line, Store from, Store to, long bytesPerSecond) throws IOException {
         List<String> present = to.listFiles(line.series());
         String commit = LineCatalog.commitFile(line.series(), line.sequence());
         if (present.contains(commit)) {
@@ -53,7 +62,7 @@ final class LineFiles {
                     }
                     to.delete(f); // an uncommitted leftover of another write: never read, safe to replace
                 }
-                to.copyFrom(e.getValue(), f);
+                to.copyFrom(bytesPerSecond > 0 ? new Throttled(e.getValue(), bytesPerSecond) : e.getValue(), f);
                 long size = to.size(f);
                 if (size != want) {
                     throw new IOException("the copy of " + f + " in " + to.location() + " has " + size + " bytes, the original in "
@@ -66,6 +75,74 @@ final class LineFiles {
             for (SeekableByteChannel ch : open.values()) {
                 ch.close();
             }
+        }
+    }
+
+    /** A read channel that sleeps as needed to stay at or below a rate (averaged since its first read). */
+    private static final class Throttled implements SeekableByteChannel {
+        private final SeekableByteChannel in;
+        private final long bytesPerSecond;
+        private long start = -1;
+        private long read;
+
+        Throttled(SeekableByteChannel in, long bytesPerSecond) {
+            this.in = in;
+            this.bytesPerSecond = bytesPerSecond;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (start < 0) {
+                start = System.nanoTime();
+            }
+            long ahead = (long) (read * 1e9 / bytesPerSecond) - (System.nanoTime() - start);
+            if (ahead > 0) {
+                try {
+                    Thread.sleep(ahead / 1_000_000, (int) (ahead % 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while keeping a level's copy under " + bytesPerSecond + " B/s");
+                }
+            }
+            int n = in.read(dst);
+            read += Math.max(0, n);
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+
+        @Override
+        public long position() throws IOException {
+            return in.position();
+        }
+
+        @Override
+        public SeekableByteChannel position(long p) throws IOException {
+            in.position(p);
+            return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return in.size();
+        }
+
+        @Override
+        public SeekableByteChannel truncate(long size) {
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return in.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 }

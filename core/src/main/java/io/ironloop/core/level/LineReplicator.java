@@ -2,6 +2,7 @@ package io.ironloop.core.level;
 
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
+import io.ironloop.core.Schedule;
 import io.ironloop.core.Store;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.core.internal.Retention;
@@ -60,6 +61,8 @@ public final class LineReplicator implements AutoCloseable {
     private final List<ExecutorService> threads = new ArrayList<>();
     /** Per level: the newest line number submitted for each series; an older line still queued is skipped. */
     private final List<Map<String, Long>> newest = new ArrayList<>();
+    /** Per level and series: lines offered so far, and when the level last took one ({@link System#nanoTime}). */
+    private final List<Map<String, long[]>> offered = new ArrayList<>();
     private final Listener listener;
 
     /**
@@ -73,6 +76,7 @@ public final class LineReplicator implements AutoCloseable {
         this.listener = Objects.requireNonNull(listener, "listener");
         for (RemoteLevel l : this.levels) {
             newest.add(new ConcurrentHashMap<>());
+            offered.add(new ConcurrentHashMap<>());
             threads.add(Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "ironloop-level-" + l.name());
                 t.setDaemon(true);
@@ -144,7 +148,32 @@ public final class LineReplicator implements AutoCloseable {
      */
     public void submit(LineInfo line) {
         for (int i = 0; i < levels.size(); i++) {
-            enqueue(i, line);
+            if (takes(i, line)) {
+                enqueue(i, line);
+            }
+        }
+    }
+
+    /** Whether level {@code i}'s schedule takes {@code line}: every N-th line of a series, or the first after each interval. */
+    private boolean takes(int i, LineInfo line) {
+        Schedule every = levels.get(i).every();
+        long[] seen = offered.get(i).computeIfAbsent(line.series(), s -> new long[] {0, Long.MIN_VALUE});
+        synchronized (seen) {
+            long chance = seen[0]++;
+            boolean due;
+            if (every instanceof Schedule.Every e) {
+                due = chance % e.n() == 0;
+            } else if (every instanceof Schedule.EveryTime t) {
+                due = seen[1] == Long.MIN_VALUE || System.nanoTime() - seen[1] >= t.interval().toNanos();
+            } else {
+                due = !(every instanceof Schedule.Never); // adaptive is refused by RemoteLevel
+            }
+            if (due) {
+                seen[1] = System.nanoTime();
+            } else {
+                LOG.debug("level '{}' ({}) does not take line {} of {}", levels.get(i).name(), every, line.sequence(), line.series());
+            }
+            return due;
         }
     }
 
@@ -171,7 +200,7 @@ public final class LineReplicator implements AutoCloseable {
         }
         long start = System.nanoTime();
         try {
-            long bytes = LineFiles.copy(line, local, level.store());
+            long bytes = LineFiles.copy(line, local, level.store(), level.bytesPerSecond());
             if (bytes == 0) {
                 return; // the level already held it
             }

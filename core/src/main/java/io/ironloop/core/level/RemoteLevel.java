@@ -1,5 +1,6 @@
 package io.ironloop.core.level;
 
+import io.ironloop.core.Schedule;
 import io.ironloop.core.Store;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -24,24 +25,53 @@ public final class RemoteLevel implements AutoCloseable {
     private final String name;
     private final Store store;
     private final int retainLines;
+    private final Schedule every;
+    private final long bytesPerSecond;
 
     /**
+     * A level that takes every committed line, as fast as its store goes.
+     *
      * @param name a short lowercase name for logs and events ({@code shared}, {@code s3})
      * @param store where the copies go
      * @param retainLines committed lines kept per series and settings on this level (plus what they reference)
      * @throws IllegalArgumentException for a bad name or a retention below 1
      */
     public RemoteLevel(String name, Store store, int retainLines) {
+        this(name, store, retainLines, Schedule.every(1), 0);
+    }
+
+    /**
+     * @param name a short lowercase name for logs and events ({@code shared}, {@code s3})
+     * @param store where the copies go
+     * @param retainLines committed lines kept per series and settings on this level (plus what they reference)
+     * @param every which committed lines the level takes: every N-th of a series ({@link Schedule.Every}), the first
+     *     after each interval ({@link Schedule.EveryTime}), or none ({@link Schedule.Never}: the level is only read back)
+     * @param bytesPerSecond the most the level's copies may read from the local store per second, 0 for no limit
+     * @throws IllegalArgumentException for a bad name, a retention below 1, an adaptive schedule or a negative limit
+     */
+    public RemoteLevel(String name, Store store, int retainLines, Schedule every, long bytesPerSecond) {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("a level name is 1 to 32 lowercase letters, digits or '-', starting with a letter: " + name);
         }
         if (retainLines < 1) {
             throw new IllegalArgumentException("a level keeps at least 1 line per series, not " + retainLines);
         }
+        if (every instanceof Schedule.Adaptive) {
+            throw new IllegalArgumentException("'adaptive' " + NOT_ADAPTIVE);
+        }
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("a level's bandwidth limit is >= 0 bytes per second (0: none), not " + bytesPerSecond);
+        }
         this.name = name;
         this.store = Objects.requireNonNull(store, "store");
         this.retainLines = retainLines;
+        this.every = Objects.requireNonNull(every, "every");
+        this.bytesPerSecond = bytesPerSecond;
     }
+
+    /** Why a remote level's schedule cannot be adaptive, for the parameter keys and the constructor. */
+    static final String NOT_ADAPTIVE = "is not a remote level's schedule: it takes committed disk lines (adapt DISK_EVERY instead); give N"
+            + " (every N-th disk line), a duration (the first disk line after each interval) or never";
 
     /**
      * A level in a directory every host sees, with the local store's crash-consistent protocol (temp, fsync,
@@ -49,6 +79,11 @@ public final class RemoteLevel implements AutoCloseable {
      */
     public static RemoteLevel sharedDirectory(Path dir, int retainLines) {
         return new RemoteLevel(SHARED, Store.directory(dir), retainLines);
+    }
+
+    /** {@link #sharedDirectory(Path, int)} taking the lines {@code every} selects, at most {@code bytesPerSecond} (0: no limit). */
+    public static RemoteLevel sharedDirectory(Path dir, int retainLines, Schedule every, long bytesPerSecond) {
+        return new RemoteLevel(SHARED, Store.directory(dir), retainLines, every, bytesPerSecond);
     }
 
     /** The level's name. */
@@ -64,6 +99,16 @@ public final class RemoteLevel implements AutoCloseable {
     /** Committed lines kept per series and settings fingerprint. */
     public int retainLines() {
         return retainLines;
+    }
+
+    /** Which committed lines the level takes. */
+    public Schedule every() {
+        return every;
+    }
+
+    /** The most its copies read per second, 0 for no limit. */
+    public long bytesPerSecond() {
+        return bytesPerSecond;
     }
 
     @Override

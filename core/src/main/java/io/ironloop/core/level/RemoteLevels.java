@@ -32,7 +32,7 @@ public final class RemoteLevels {
     public static List<RemoteLevel> open(Parameters p) {
         List<RemoteLevel> levels = new ArrayList<>();
         p.find(LevelKeys.SHARED_FOLDER).ifPresent(dir -> levels.add(RemoteLevel.sharedDirectory(dir.toAbsolutePath().normalize(),
-                Math.toIntExact(p.get(LevelKeys.SHARED_RETAIN_LINES)))));
+                Math.toIntExact(p.get(LevelKeys.SHARED_RETAIN_LINES)), p.get(LevelKeys.SHARED_EVERY), p.get(LevelKeys.SHARED_BANDWIDTH))));
         int before = levels.size();
         for (Provider provider : ServiceLoader.load(Provider.class, RemoteLevels.class.getClassLoader())) {
             provider.open(p).ifPresent(levels::add);

@@ -92,6 +92,42 @@ class RemoteLevelTest {
     }
 
     @Test
+    void replicator_levelEverySecondLineWithABandwidthBudget_takesEverySecondLineNoFasterThanItsBudget() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        List<String> copied = new ArrayList<>();
+        long budget = 1 << 20; // 1 MiB/s: a line of this state (160 kB) takes ≥ 0.15 s
+        List<Duration> took = new ArrayList<>();
+        try (LineReplicator r = new LineReplicator(local, List.of(RemoteLevel.sharedDirectory(dir.resolve("shared"), 5,
+                io.ironloop.core.Schedule.every(2), budget), new RemoteLevel("all", Store.directory(dir.resolve("all")), 5)),
+                new LineReplicator.Listener() {
+                    @Override
+                    public synchronized void copied(String level, LineInfo line, Duration t, long bytes) {
+                        copied.add(level + ":" + line.iteration());
+                        if (level.equals("shared")) {
+                            took.add(t.minusNanos((long) (bytes * 1e9 / budget) * 9 / 10));
+                        }
+                    }
+                })) {
+            writeLines(local, r, 5);
+        }
+        assertThat(copied).containsExactlyInAnyOrder("shared:1", "shared:3", "shared:5", "all:1", "all:2", "all:3", "all:4", "all:5");
+        assertThat(took).as("each copy took at least 90 % of bytes / budget").allSatisfy(d -> assertThat(d.isNegative()).isFalse());
+        assertThat(StoreCatalog.of(Store.directory(dir.resolve("shared"))).lines(SERIES)).extracting(LineInfo::iteration)
+                .containsExactly(1L, 3L, 5L);
+    }
+
+    @Test
+    void remoteLevel_adaptiveSchedule_isRefusedSayingWhatToGive() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LevelKeys.SHARED_EVERY.parse("adaptive"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'adaptive' is not a remote level's schedule")
+                .hasMessageContaining("adapt DISK_EVERY instead");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LevelKeys.S3_BANDWIDTH.parse("-1"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(LevelKeys.SHARED_EVERY.parse("3")).isEqualTo(io.ironloop.core.Schedule.every(3));
+        assertThat(LevelKeys.S3_BANDWIDTH.parse("200MiB")).isEqualTo(200L << 20);
+    }
+
+    @Test
     void fetchMissing_emptyLocalStore_bringsBackTheLinesAndTheEngineRestoresBitForBit() throws Exception {
         Store first = Store.directory(dir.resolve("first-machine"));
         double[] last;
