@@ -30,6 +30,12 @@ final class LevelOptions {
             + " the IRONLOOP_<KEY> variables).")
     Path params;
 
+    /** The run's parameters: {@code --params FILE} and the {@code IRONLOOP_<KEY>} variables, as a rank reads them. */
+    Parameters parameters() {
+        Map<String, String> env = System.getenv();
+        return params != null ? RankParameters.load(params, env, Map.of()) : RankParameters.environment(env);
+    }
+
     /** Whether {@code --level} was given. */
     boolean given() {
         return level != null;
@@ -41,8 +47,7 @@ final class LevelOptions {
      * @throws CommandLine.ParameterException when the level is unknown or not configured
      */
     Store open(CommandSpec spec) {
-        Map<String, String> env = System.getenv();
-        Parameters p = params != null ? RankParameters.load(params, env, Map.of()) : RankParameters.environment(env);
+        Parameters p = parameters();
         if (level.equals(LOCAL)) {
             return Store.directory(p.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize());
         }

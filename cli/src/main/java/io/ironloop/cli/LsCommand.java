@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
                 + " settings fingerprint, creation time and state (committed, invalid commit record, orphan data,"
                 + " temporary); then, per iteration, the ranks it is complete for.",
             "A line of series rank-NNNNN is complete for that rank when its commit record holds.",
-            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it."})
+            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it.",
+            "With --levels, every level the run's parameters configure: per iteration with a complete line, which levels hold it",
+            "and what losses a restart from it survives, and what the running job's in-memory level survives."})
 final class LsCommand implements Callable<Integer> {
     private static final Pattern SEQUENCE = StoreCatalog.LINE_NAME;
     static final String GLOBAL_SERIES = "global";
@@ -54,6 +56,9 @@ final class LsCommand implements Callable<Integer> {
 
     @Mixin
     LevelOptions level = new LevelOptions();
+
+    @Option(names = "--levels", description = "List the recovery lines over every configured level (--params FILE) and the losses each survives.")
+    boolean levels;
 
     @Option(names = "--json", description = "Print one JSON object instead of tables.")
     boolean json;
@@ -71,6 +76,20 @@ final class LsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (levels) {
+            if (level.given() || dir != null) {
+                throw CheckpointPath.usage(spec, "--levels reads every level the parameters configure: give --params FILE, not DIR or --level");
+            }
+            io.ironloop.config.Parameters p = level.parameters();
+            List<RecoveryLines.Line> lines = RecoveryLines.lines(p);
+            String memory = RecoveryLines.memory(p);
+            if (json) {
+                spec.commandLine().getOut().println(Json.pretty(RecoveryLines.json(lines, memory)));
+            } else {
+                RecoveryLines.print(spec.commandLine().getOut(), lines, memory);
+            }
+            return Main.OK;
+        }
         if (level.given() == (dir != null)) {
             throw CheckpointPath.usage(spec, "give either DIR or --level L");
         }

@@ -35,6 +35,46 @@ class LevelOptionTest {
     }
 
     @Test
+    void lsLevels_linesOnLocalAndShared_sayWhichLevelsHoldEachIterationAndWhatItSurvives() throws Exception {
+        Path local = dir.resolve("local-copy");
+        try (var files = Files.walk(kept.root)) {
+            for (Path f : files.toList()) {
+                Path to = local.resolve(kept.root.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Files.delete(local.resolve(KeptCheckpoint.commit(RANK1, 2))); // iteration 20 is complete only on the shared level
+        Path both = Files.writeString(dir.resolve("levels.json"), "{\"FT_FOLDER\": \"" + local + "\", \"SHARED_FOLDER\": \"" + kept.root
+                + "\", \"MEMORY_SCHEME\": \"xor\", \"ERASURE_K\": 3}");
+
+        Run r = run("ls", "--levels", "--params", both);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        java.util.List<String> lines = r.out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("in memory while the job runs (newest snapshot): xor: 1 rank per group of 4 (a whole host when"
+                + " the group's members are on different hosts)");
+        assertThat(lines.get(2)).matches("20\\s+2\\s+shared\\s+whole hosts");
+        assertThat(lines.get(3)).matches("10\\s+2\\s+local,shared\\s+whole hosts");
+        assertThat(lines).hasSize(4);
+
+        Run j = run("ls", "--levels", "--params", both, "--json");
+        var o = new com.fasterxml.jackson.databind.ObjectMapper().readTree(j.out());
+        assertThat(o.get("recoveryLines").get(1).get("levels").toString()).isEqualTo("[\"local\",\"shared\"]");
+    }
+
+    @Test
+    void lsLevels_withADirectory_isAUsageError() {
+        Run r = run("ls", kept.root, "--levels", "--params", params);
+
+        assertThat(r.exit()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("--levels reads every level the parameters configure");
+    }
+
+    @Test
     void verify_levelShared_checksEveryChunkOfTheLevel() {
         Run r = run("verify", "--level", "shared", "--params", params);
 
