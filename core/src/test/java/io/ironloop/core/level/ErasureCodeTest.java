@@ -117,6 +117,34 @@ class ErasureCodeTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"xor,4,1", "rs,4,2", "rs,8,3", "rs,6,3", "rs,1,2", "rs,20,4"})
+    void encode_anyRegion_equalsTheSumOfEachCoefficientTimesItsShard(String kind, int k, int m) {
+        ErasureCode code = kind.equals("xor") ? ErasureCode.xor(k) : ErasureCode.cauchy(k, m);
+        Random random = new Random(k * 131L + m);
+        int size = 1000;
+        byte[][] data = new byte[k][size];
+        for (byte[] d : data) {
+            random.nextBytes(d);
+        }
+        for (int[] region : new int[][] {{0, 1000}, {0, 64}, {7, 64 * 5 + 9}, {3, 63}, {900, 100}, {0, 0}}) {
+            int off = region[0];
+            int len = region[1];
+            byte[][] parity = new byte[m][size];
+            byte[][] expected = new byte[m][size];
+            for (int i = 0; i < m; i++) {
+                random.nextBytes(parity[i]); // encode overwrites the region, leaves the rest
+                System.arraycopy(parity[i], 0, expected[i], 0, size);
+                java.util.Arrays.fill(expected[i], off, off + len, (byte) 0);
+                for (int j = 0; j < k; j++) {
+                    ErasureCode.multiplyAdd(code.coefficient(i, j), data[j], off, expected[i], off, len);
+                }
+            }
+            code.encode(data, parity, off, len);
+            assertThat(parity).as("region at %d, %d bytes", off, len).isDeepEqualTo(expected);
+        }
+    }
+
+    @ParameterizedTest
     @CsvSource({"xor,4,1", "rs,4,2", "rs,3,3", "rs,6,3", "rs,1,2"})
     void decode_everyPatternOfUpToMLosses_rebuildsTheDataExactly(String kind, int k, int m) {
         ErasureCode code = kind.equals("xor") ? ErasureCode.xor(k) : ErasureCode.cauchy(k, m);
