@@ -177,7 +177,7 @@ public final class IronloopBuilder {
             reacting[0] = new TriggerReactions(group, local, global, events);
             RestartRecovery recovery = new RestartRecovery(group, store, folder, new RestartRecovery.Options(p.get(RuntimeKeys.FRESH),
                     p.get(EngineKeys.IGNORE_SETTINGS)), global, local, events, configOf, Ironloop.SETTINGS_ENTRY, settingsBytes);
-            JobCompletion completionRecord = new JobCompletion(group, folder, localEngine.settingsFingerprint());
+            JobCompletion completionRecord = new JobCompletion(group, folder, localEngine.settingsFingerprint(), replicator.levels());
             Optional<Completion> completion = completionRecord.readAtStart(p.get(RuntimeKeys.FRESH));
             if (completion.isPresent() && group.rank() == 0) {
                 events.publish(new RuntimeEvent.AlreadyComplete(folder.toString())); // the launcher's fault check names it
