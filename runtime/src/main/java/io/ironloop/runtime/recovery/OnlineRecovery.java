@@ -157,15 +157,24 @@ public final class OnlineRecovery {
     public <B extends Block> OptionalLong resumeFromDisk(Domain<B> domain) {
         ProcessGroup g = domain.group();
         OptionalLong line = OptionalLong.empty();
+        int held = 0;
         if (disk != null) {
             try {
                 line = disk.newestComplete(domain.layout().blockCount());
+                held = (int) disk.holdings().keySet().stream().filter(id -> id >= 0).count();
             } catch (IOException e) {
                 LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
             }
         }
         long agreed = g.agree(line.orElse(-1));
         if (agreed < 0) {
+            if (held > 0 && g.rank() == 0) {
+                // the in-memory copies and parity died with the previous job: nothing rebuilds a rank whose lines are gone
+                LOG.warn("{} holds lines of {} of the {} blocks but no iteration with all of them and the loop state: starting"
+                        + " fresh. A relaunch resumes only from a complete disk line; the in-memory partner copies and erasure"
+                        + " parity do not outlive the job. To survive a lost checkpoint folder, set SHARED_FOLDER or S3_URI.",
+                        disk.location(), held, domain.layout().blockCount());
+            }
             return OptionalLong.empty();
         }
         startedFresh = false;

@@ -72,4 +72,46 @@ class ErasureRecoveryInJvmTest {
     void rs_mPlusOneLossesInOneGroup_rollBackToDisk() throws Exception {
         assertRecovered(BlockKeys.MemoryScheme.RS, 8, Set.of(2, 4, 6), RuntimeEvent.RecoverySource.DISK, 5.0);
     }
+
+    @Test
+    void relaunch_aRanksDiskLinesGone_startsFreshBecauseParityLivesOnlyInMemory() throws Exception {
+        // a first job of 10 iterations with XOR parity in memory leaves its disk lines (the last at iteration 10) in each folder
+        Path intact = dir.resolve("intact");
+        Path damaged = dir.resolve("damaged");
+        for (Path folder : List.of(intact, damaged)) {
+            InJvmBlockRuns.run("erasure-first-" + folder.getFileName(), parameters(BlockKeys.MemoryScheme.XOR, 1, folder), 6, Set.of(), -1,
+                    10, new ArrayList<>());
+        }
+        removeOnceQuiet(damaged.resolve(io.ironloop.core.StoreCatalog.rankSeries(3)));
+
+        List<RuntimeEvent> resumed = Collections.synchronizedList(new ArrayList<>());
+        List<String> fromIntact = InJvmBlockRuns.run("erasure-relaunch-intact", parameters(BlockKeys.MemoryScheme.XOR, 1, intact), 6,
+                Set.of(), -1, STEPS, resumed);
+        List<RuntimeEvent> fresh = Collections.synchronizedList(new ArrayList<>());
+        List<String> fromDamaged = InJvmBlockRuns.run("erasure-relaunch-damaged", parameters(BlockKeys.MemoryScheme.XOR, 1, damaged), 6,
+                Set.of(), -1, STEPS, fresh);
+
+        String clean = expected.replace("recoveries=1", "recoveries=0");
+        assertThat(resumed).filteredOn(e -> e instanceof RuntimeEvent.Restored).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.Restored) e).iteration()).isEqualTo(10)); // the line the first job ended with
+        assertThat(fromIntact).containsOnly(clean);
+        // XOR parity could rebuild rank 3 from its group, but it lived in the first job's memory: every rank starts over
+        assertThat(fresh).noneMatch(e -> e instanceof RuntimeEvent.Restored);
+        assertThat(fromDamaged).containsOnly(clean);
+    }
+
+    /** Removes {@code dir} once the crashed ranks' background writers have left it alone (an in-JVM crash leaves them running). */
+    private static void removeOnceQuiet(Path dir) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (java.nio.file.Files.exists(dir)) {
+            Thread.sleep(300);
+            try (var files = java.nio.file.Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            } catch (java.io.IOException e) {
+                assertThat(System.nanoTime()).as("%s still being written to after 20 s: %s", dir, e).isLessThan(deadline);
+            }
+        }
+    }
 }
