@@ -52,7 +52,7 @@ final class BenchLevelsCommand implements Callable<Integer> {
             err.println("ironloop bench levels: " + e.getMessage());
             return Main.USAGE;
         }
-        long needed = LevelsBench.directMemoryNeeded(o);
+        long needed = LevelsBench.directMemoryNeeded(o) + LevelsBench.heapNeeded(o);
         long available = PreemptBench.availableMemory();
         if (needed > available) {
             err.printf("ironloop bench levels: %d ranks × %s need about %d MiB of memory, %d MiB are available%n", ranks, size,

@@ -112,6 +112,14 @@ public final class LevelsBench {
     }
 
     /**
+     * Heap the bench JVM needs at most: an erasure-coded rebuild decodes on the heap, holding every symbol of a
+     * codeword (a segment of SIZE / k bytes per member) and the decoded copy, on every survivor at once.
+     */
+    public static long heapNeeded(Options o) {
+        return 2L * o.ranks() * o.sizeBytes() + (512L << 20);
+    }
+
+    /**
      * Runs the bench in a JVM of its own with room for {@link #directMemoryNeeded} and returns its figures, in the
      * order they were measured. Progress goes to {@code err}.
      *
@@ -120,7 +128,7 @@ public final class LevelsBench {
     public static Map<String, Object> run(Options o, PrintWriter err) throws IOException, InterruptedException {
         long direct = directMemoryNeeded(o);
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(javaBin, "-XX:MaxDirectMemorySize=" + (direct >> 20) + "m", "-Xmx" + Math.max(512, (o.ranks() * o.sizeBytes() >> 20) / 2 + 256) + "m",
+        List<String> cmd = List.of(javaBin, "-XX:MaxDirectMemorySize=" + (direct >> 20) + "m", "-Xmx" + (heapNeeded(o) >> 20) + "m",
                 "-cp", System.getProperty("java.class.path"), LevelsBench.class.getName(), Integer.toString(o.ranks()),
                 Long.toString(o.sizeBytes()), Integer.toString(o.repetitions()), o.dir().toString());
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
