@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ironloop bench levels} at a tiny size: a real bench JVM, every level, every figure present, the output contract. */
 class BenchLevelsCommandTest {
-    private static final List<String> LEVELS = List.of("partner", "xor", "rs", "disk", "shared");
+    private static final List<String> LEVELS = List.of("partner", "xor", "rs", "disk", "shared", "s3");
     private static final List<String> REFERENCES = List.of("memcpy_gbps", "raw_tcp_gbps", "raw_write_gbps", "xor_encode_gbps",
             "rs_encode_gbps");
     private static final List<String> TARGETS = List.of("rs_target_met", "shared_target_met", "xor_encode_target_met",
@@ -39,6 +39,7 @@ class BenchLevelsCommandTest {
             positive.add(l + "_recover_s");
         }
         positive.add("rs_recover_m_s");
+        positive.add("s3_over_raw_write");
         for (String k : positive) {
             assertThat(o.get(k)).as(k).isNotNull();
             assertThat(o.get(k).isNumber()).as(k + " is a JSON number").isTrue();

@@ -213,6 +213,11 @@ public final class LevelsBench {
                             }
                         }));
                 RemoteLevel shared = RemoteLevel.sharedDirectory(o.dir().resolve("shared"), 1);
+                InProcessS3 server = InProcessS3.available() ? new InProcessS3(o.dir().resolve("s3")) : null;
+                RemoteLevel s3 = server == null ? null : server.level(1);
+                if (server == null) {
+                    System.err.println("bench levels: S3Proxy is not on the class path (the single jar leaves it out): no s3 figures");
+                }
                 SocketChannel[][] raw = new SocketChannel[n][];
                 for (int r = 0; r < n; r++) {
                     raw[r] = TcpMesh.rawPair();
@@ -239,8 +244,12 @@ public final class LevelsBench {
                     record("disk_checkpoint_s", keep, disk.checkpoint(it, d -> ((DiskLevel) d).awaitDurable()));
                     List<LineInfo> lines = List.copyOf(durable);
                     record("disk_recover_s", keep, diskRecover((DiskLevel) disk.levels.get(0).levels().get(0), it));
-                    record("shared_checkpoint_s", keep, sharedCopy(local, shared, lines));
-                    record("shared_recover_s", keep, sharedRecover(shared, rep + 1));
+                    record("shared_checkpoint_s", keep, remoteCopy(local, shared, lines));
+                    record("shared_recover_s", keep, remoteRecover(shared, rep + 1));
+                    if (s3 != null) {
+                        record("s3_checkpoint_s", keep, remoteCopy(local, s3, lines));
+                        record("s3_recover_s", keep, remoteRecover(s3, rep + 1));
+                    }
                     double[] enc = encodeGbps();
                     record("xor_encode_gbps", keep, enc[0]);
                     record("rs_encode_gbps", keep, enc[1]);
@@ -250,6 +259,10 @@ public final class LevelsBench {
                 xor.close();
                 rs.close();
                 disk.close();
+                if (server != null) {
+                    s3.close();
+                    server.close();
+                }
                 for (SocketChannel[] pair : raw) {
                     pair[0].close();
                     pair[1].close();
@@ -273,7 +286,10 @@ public final class LevelsBench {
             f.put("memcpy_gbps", all / median("memcpy_s") / GB);
             f.put("raw_tcp_gbps", all / median("raw_tcp_s") / GB);
             f.put("raw_write_gbps", all / median("raw_write_s") / GB);
-            for (String l : List.of("partner", "xor", "rs", "disk", "shared")) {
+            for (String l : List.of("partner", "xor", "rs", "disk", "shared", "s3")) {
+                if (!samples.containsKey(l + "_checkpoint_s")) {
+                    continue;
+                }
                 f.put(l + "_checkpoint_gbps", all / median(l + "_checkpoint_s") / GB);
                 f.put(l + "_checkpoint_s", median(l + "_checkpoint_s"));
                 f.put(l + "_recover_s", median(l + "_recover_s"));
@@ -284,6 +300,9 @@ public final class LevelsBench {
             f.put("partner_over_raw_tcp", (double) f.get("partner_checkpoint_gbps") / (double) f.get("raw_tcp_gbps"));
             f.put("disk_over_raw_write", (double) f.get("disk_checkpoint_gbps") / (double) f.get("raw_write_gbps"));
             f.put("shared_over_raw_write", (double) f.get("shared_checkpoint_gbps") / (double) f.get("raw_write_gbps"));
+            if (f.containsKey("s3_checkpoint_gbps")) {
+                f.put("s3_over_raw_write", (double) f.get("s3_checkpoint_gbps") / (double) f.get("raw_write_gbps"));
+            }
             // the targets: RS ≥ 5 × FTI's level 3 (0.40 GB/s here), shared ≥ 1 × the raw write, encode ≥ 1 GB/s per core
             f.put("rs_target_met", (double) f.get("rs_checkpoint_gbps") >= 5 * 0.40);
             f.put("shared_target_met", (double) f.get("shared_over_raw_write") >= 1.0);
@@ -426,13 +445,13 @@ public final class LevelsBench {
             return s;
         }
 
-        private double sharedCopy(Store local, RemoteLevel shared, List<LineInfo> lines) throws Exception {
+        private double remoteCopy(Store local, RemoteLevel level, List<LineInfo> lines) throws Exception {
             if (lines.size() != n) {
                 throw new IOException("expected a durable disk line per rank, got " + lines.size());
             }
             List<LineReplicator> replicators = new ArrayList<>();
             for (int r = 0; r < n; r++) {
-                replicators.add(new LineReplicator(local, List.of(shared), LineReplicator.Listener.NONE));
+                replicators.add(new LineReplicator(local, List.of(level), LineReplicator.Listener.NONE));
             }
             long start = System.nanoTime();
             for (int r = 0; r < n; r++) {
@@ -440,20 +459,20 @@ public final class LevelsBench {
             }
             for (LineReplicator l : replicators) {
                 if (!l.awaitIdle(Duration.ofMinutes(10))) {
-                    throw new IOException("the shared level did not copy the lines in 10 minutes");
+                    throw new IOException("the " + level.name() + " level did not copy the lines in 10 minutes");
                 }
             }
             return (System.nanoTime() - start) / 1e9;
         }
 
-        private double sharedRecover(RemoteLevel shared, int round) throws IOException {
-            Path fresh = o.dir().resolve("fresh-" + round);
+        private double remoteRecover(RemoteLevel level, int round) throws IOException {
+            Path fresh = o.dir().resolve("fresh-" + level.name() + "-" + round);
             Store empty = Store.directory(fresh);
             long start = System.nanoTime();
-            LineFallback.Fetched f = LineFallback.fetchMissing(empty, List.of(shared), StoreCatalog.rankSeries(0));
+            LineFallback.Fetched f = LineFallback.fetchMissing(empty, List.of(level), StoreCatalog.rankSeries(0));
             double s = (System.nanoTime() - start) / 1e9;
             if (f.lines().isEmpty()) {
-                throw new IOException("the shared level gave back no line of rank 0: " + f.skipped());
+                throw new IOException("the " + level.name() + " level gave back no line of rank 0: " + f.skipped());
             }
             deleteTree(fresh);
             return s;
