@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
             "SIZE bytes of state each. Per level (partner, xor, rs, disk, shared, s3 on an in-process S3 server) the checkpoint",
             "GB/s of all ranks together and the seconds to give back a lost rank's snapshot; XOR and RS encode GB/s per core",
             "(CPU time); references from the same run: memcpy, raw loopback TCP, raw durable write. Median of the repetitions",
-            "after one warm-up. About 3 minutes at -n 4 --size 256MiB on 2 quiet cores (12 under a load of 30)."})
+            "after one warm-up. At -n 4 --size 256MiB about 11 minutes on 2 cores under a load average of 30-40."})
 final class BenchLevelsCommand implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "4", description = "Ranks, 2 to 16. Default ${DEFAULT-VALUE}.")
     int ranks;
