@@ -27,6 +27,8 @@ import picocli.CommandLine.Command;
             ExportCommand.class,
             RunCommand.class,
             PlanCommand.class,
+            io.ironloop.cli.view.TimelineCommand.class,
+            io.ironloop.cli.view.DashboardCommand.class,
         })
 public final class Main implements Runnable {
     /** Exit status of a command that ran and succeeded. */

@@ -7,7 +7,10 @@ import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
+import io.ironloop.cli.view.RunObservers;
+import io.ironloop.cli.view.TimelineFile;
 import io.ironloop.config.Units;
+import io.ironloop.core.EngineKeys;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.launch.JobSecret;
 import java.io.ByteArrayOutputStream;
@@ -179,8 +182,14 @@ final class RunCommand implements Callable<Integer> {
             description = "Stop restarting after N attempts in a row fail at the same iteration (default: ${DEFAULT-VALUE}).")
     int stormLimit;
 
-    @Option(names = "--timeline", description = "Print the timeline of rank and supervisor events to standard error at the end.")
+    @Option(names = "--timeline", description = "Print the timeline of rank and supervisor events to standard error at the end"
+            + " (it is always written to FT_FOLDER/" + TimelineFile.NAME + "; see 'ironloop timeline').")
     boolean timeline;
+
+    @Option(names = "--dashboard", paramLabel = "PORT", arity = "0..1", fallbackValue = "0",
+            description = "Serve the live dashboard on 127.0.0.1:PORT while the job runs (no PORT or 0: a port the kernel"
+                    + " chooses); the address goes to standard error. 'ironloop dashboard FT_FOLDER' shows it afterwards.")
+    Integer dashboard;
 
     @Parameters(index = "0", paramLabel = "MAINCLASS|JAR", description = "Main class, or a JAR with a Main-Class.")
     String application;
@@ -196,7 +205,7 @@ final class RunCommand implements Callable<Integer> {
         Launcher launcher = new Launcher(spec);
         LaunchResult result;
         SignalForwarding forwarding = SignalForwarding.install(launcher);
-        try {
+        try (RunObservers closing = observers = RunObservers.start(folder, dashboard, err)) {
             result = launcher.execute();
         } finally {
             forwarding.close();
@@ -208,6 +217,11 @@ final class RunCommand implements Callable<Integer> {
         err.flush();
         return result.exitStatus();
     }
+
+    /** The job's checkpoint folder, as the ranks will resolve FT_FOLDER: where the timeline file goes. */
+    private Path folder;
+    /** Started once the spec is valid; the launcher's event listener hands every event to them. */
+    private volatile RunObservers observers;
 
     private LaunchSpec spec(PrintStream out, PrintStream err) {
         try {
@@ -242,6 +256,8 @@ final class RunCommand implements Callable<Integer> {
                 b.params(params);
             }
             b.recoveryDeadline(LaunchSpec.recoveryDeadline(GroupConfig.from(ranksParameters)));
+            folder = cwd.resolve(ranksParameters.get(EngineKeys.FT_FOLDER)).normalize();
+            b.eventListener(e -> observers.accept(e));
             if (secretFile != null) {
                 JobSecret.load(secretFile.toAbsolutePath());
                 b.secretFile(secretFile);

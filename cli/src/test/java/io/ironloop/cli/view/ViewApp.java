@@ -1,0 +1,34 @@
+package io.ironloop.cli.view;
+
+import io.ironloop.launcher.rank.LauncherLink;
+import io.ironloop.launcher.rank.ThisRank;
+
+/**
+ * A rank for the view tests: declares {@code iterations} (argument 1, default 6), reports every iteration, a
+ * {@code global} checkpoint every second iteration, and after a restart {@code restored} from iteration 2; sleeps
+ * {@code sleep-ms} (argument 2, default 150) per iteration.
+ */
+public final class ViewApp {
+    private ViewApp() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 6;
+        long sleepMs = args.length > 1 ? Long.parseLong(args[1]) : 150;
+        int attempt = Integer.parseInt(System.getenv().getOrDefault("IRONLOOP_ATTEMPT", "0"));
+        LauncherLink link = ThisRank.link();
+        link.plan(iterations);
+        int first = 1;
+        if (attempt > 0) {
+            link.restored(2);
+            first = 3;
+        }
+        for (int i = first; i <= iterations; i++) {
+            link.iteration(i);
+            Thread.sleep(sleepMs);
+            if (i % 2 == 0) {
+                link.saved(i, "global");
+            }
+        }
+    }
+}
