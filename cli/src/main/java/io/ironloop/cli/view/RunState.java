@@ -122,7 +122,10 @@ public final class RunState implements Consumer<TimelineEvent> {
                 l.iteration = Math.max(l.iteration, e.longField("iteration").orElse(-1));
                 l.last = e.time();
             }
-            case "complete" -> r.state = "complete";
+            case "complete" -> {
+                r.state = "complete";
+                r.iteration = e.longField("iteration").orElse(r.iteration);
+            }
             case TimelineEvent.FAULT_INJECTED -> failure(e, "injected " + f.get("signal"), r);
             case TimelineEvent.RANK_EXITED -> {
                 long status = e.longField("status").orElse(-1);

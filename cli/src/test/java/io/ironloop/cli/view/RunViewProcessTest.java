@@ -1,10 +1,14 @@
 package io.ironloop.cli.view;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ironloop.cli.Main;
 import io.ironloop.launcher.TimelineEvent;
+import java.awt.image.BufferedImage;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -16,7 +20,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -130,6 +138,71 @@ class RunViewProcessTest {
         assertThat(marks(doc, "restart")).as("the pause before attempt 1").hasSize(1);
         assertThat(marks(doc, "checkpoint")).hasSizeGreaterThanOrEqualTo(4);
         assertThat(marks(doc, "iteration")).isNotEmpty();
+    }
+
+    /**
+     * {@code ironloop dashboard DIR} in its own JVM, looked at by a real headless Chromium: the screenshot renders (its
+     * size, many colours, the failure's red) and the page's DOM, after its script ran, lists the injected failure.
+     */
+    @Test
+    void dashboardCommand_inHeadlessChromium_showsTheInjectedFailure() throws Exception {
+        Optional<Path> chromium = HeadlessChromium.find();
+        assumeTrue(chromium.isPresent(), "no chromium on PATH (apt-get install chromium): the browser check is skipped");
+        Process server = new ProcessBuilder(javaBin(), "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "dashboard", folder.toString(), "--port", "0")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            URI page = dashboardAddress(server);
+            HeadlessChromium browser = new HeadlessChromium(chromium.get(), dir.resolve("chromium-profile"));
+            String dom = browser.dumpDom(page);
+            assertThat(dom).contains("<tr class=\"failure\"><td>rank 1</td><td>injected SIGKILL</td>")
+                    .contains("class=\"failure\" data-rank=\"1\"").contains(">succeeded<").contains("relaunch");
+            Path png = dir.resolve("dashboard.png");
+            BufferedImage image = browser.screenshot(page, png, 1200, 1100);
+            assertThat(image.getWidth()).isEqualTo(1200);
+            assertThat(image.getHeight()).isEqualTo(1100);
+            Set<Integer> colours = new HashSet<>();
+            int red = 0;
+            for (int y = 0; y < image.getHeight(); y++) {
+                for (int x = 0; x < image.getWidth(); x++) {
+                    int rgb = image.getRGB(x, y) & 0xffffff;
+                    colours.add(rgb);
+                    red += near(rgb, Integer.parseInt(TimelineSvg.Mark.FAILURE.colour().substring(1), 16)) ? 1 : 0;
+                }
+            }
+            assertThat(colours).as("a rendered page, not a blank one").hasSizeGreaterThan(50);
+            assertThat(red).as("pixels of the failure marks' red").isGreaterThan(30);
+        } finally {
+            server.destroyForcibly();
+            server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static boolean near(int rgb, int target) {
+        for (int shift = 0; shift <= 16; shift += 8) {
+            if (Math.abs(((rgb >> shift) & 0xff) - ((target >> shift) & 0xff)) > 12) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static URI dashboardAddress(Process server) throws Exception {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+        Pattern address = Pattern.compile("at (http://\\S+/) \\(Ctrl-C");
+        StringBuilder seen = new StringBuilder();
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            seen.append(line).append('\n');
+            Matcher m = address.matcher(line);
+            if (m.find()) {
+                return URI.create(m.group(1));
+            }
+        }
+        throw new AssertionError("the dashboard printed no address:\n" + seen);
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private static List<Element> marks(Document doc, String cssClass) {
