@@ -191,6 +191,12 @@ final class RunCommand implements Callable<Integer> {
                     + " chooses); the address goes to standard error. 'ironloop dashboard FT_FOLDER' shows it afterwards.")
     Integer dashboard;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve the launcher's metrics to Prometheus at http://HOST:PORT/metrics while the job runs (0: a port"
+                    + " the kernel chooses; the address goes to standard error): attempts, relaunches, rank failures, online"
+                    + " recoveries, ranks alive, the newest committed iteration. The ranks' own: METRICS_PORT.")
+    Integer metricsPort;
+
     @Parameters(index = "0", paramLabel = "MAINCLASS|JAR", description = "Main class, or a JAR with a Main-Class.")
     String application;
 
@@ -205,7 +211,7 @@ final class RunCommand implements Callable<Integer> {
         Launcher launcher = new Launcher(spec);
         LaunchResult result;
         SignalForwarding forwarding = SignalForwarding.install(launcher);
-        try (RunObservers closing = observers = RunObservers.start(folder, dashboard, err)) {
+        try (RunObservers closing = observers = RunObservers.start(folder, dashboard, metricsPort, err)) {
             result = launcher.execute();
         } finally {
             forwarding.close();

@@ -1,6 +1,7 @@
 package io.ironloop.cli.view;
 
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.runtime.internal.metrics.PrometheusEndpoint;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * Everything {@code ironloop run} attaches to the launcher's timeline (its one event listener): the
- * {@link TimelineFile} in the job's checkpoint folder, and on request the live {@link DashboardServer dashboard}.
+ * {@link TimelineFile} in the job's checkpoint folder, and on request the live {@link DashboardServer dashboard} and
+ * the launcher's {@link LauncherMetrics Prometheus endpoint}.
  * Each part is told every event on the supervisor thread; a part that throws is reported once on standard error
  * and left out from then on, so observing never stops a job.
  */
@@ -27,11 +29,12 @@ public final class RunObservers implements Consumer<TimelineEvent>, AutoCloseabl
      *
      * @param folder the job's checkpoint folder (FT_FOLDER as the ranks resolve it), for the timeline file
      * @param dashboardPort the dashboard's port (0: the kernel chooses), or null for none
-     * @param err where the dashboard's address and any observer's failure are reported
+     * @param metricsPort the launcher's Prometheus endpoint's port (0: the kernel chooses), or null for none
+     * @param err where the addresses and any observer's failure are reported
      * @return the observers, to pass as the launch's event listener and to close after the run
-     * @throws io.ironloop.ConfigurationException if the dashboard's port cannot be used
+     * @throws io.ironloop.ConfigurationException if the dashboard's or the metrics' port cannot be used
      */
-    public static RunObservers start(Path folder, Integer dashboardPort, PrintStream err) {
+    public static RunObservers start(Path folder, Integer dashboardPort, Integer metricsPort, PrintStream err) {
         RunObservers o = new RunObservers(err);
         try {
             TimelineFile.Writer file = new TimelineFile.Writer(folder, line -> err.println("ironloop: " + line));
@@ -50,6 +53,19 @@ public final class RunObservers implements Consumer<TimelineEvent>, AutoCloseabl
             }
             o.add(state, server);
             err.println("ironloop: dashboard at " + server.uri());
+            err.flush();
+        }
+        if (metricsPort != null) {
+            LauncherMetrics metrics;
+            try {
+                metrics = LauncherMetrics.serve(metricsPort);
+            } catch (RuntimeException e) {
+                o.close();
+                throw e;
+            }
+            o.add(metrics, metrics);
+            err.println("ironloop: launcher metrics at http://0.0.0.0:" + metrics.address().getPort() + PrometheusEndpoint.PATH
+                    + " (every interface)");
             err.flush();
         }
         return o;

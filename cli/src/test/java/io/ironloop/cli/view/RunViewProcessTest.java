@@ -51,6 +51,8 @@ class RunViewProcessTest {
     static String err;
     /** /state.json as the live dashboard served it while the job ran. */
     static final List<String> liveStates = new ArrayList<>();
+    /** The launcher's /metrics as scraped while the job ran. */
+    static final List<String> scrapes = new ArrayList<>();
 
     @BeforeAll
     static void run() throws Exception {
@@ -62,16 +64,30 @@ class RunViewProcessTest {
         AtomicInteger result = new AtomicInteger(-1);
         Thread launcher = new Thread(() -> result.set(Main.execute(new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8), errStream, "run", "-n", "2", "--restarts", "1", "--backoff", "100ms", "--fail", "1@4",
-                "--params", params.toString(), "--dashboard", "0", "--jvm-opt=-Xmx64m", "--jvm-opt=-XX:TieredStopAtLevel=1",
+                "--params", params.toString(), "--dashboard", "0", "--metrics-port", "0", "--jvm-opt=-Xmx64m", "--jvm-opt=-XX:TieredStopAtLevel=1",
                 "--", ViewApp.class.getName(), "6", "150")));
         launcher.start();
         HttpClient http = HttpClient.newHttpClient();
         AtomicReference<URI> dashboard = new AtomicReference<>();
+        AtomicReference<URI> metrics = new AtomicReference<>();
         Pattern address = Pattern.compile("dashboard at (http://\\S+)");
+        Pattern metricsAddress = Pattern.compile("launcher metrics at http://[^:]+:(\\d+)(/metrics)");
         while (launcher.isAlive()) {
             Matcher m = address.matcher(errBytes.toString(StandardCharsets.UTF_8));
             if (dashboard.get() == null && m.find()) {
                 dashboard.set(URI.create(m.group(1)));
+            }
+            Matcher mm = metricsAddress.matcher(errBytes.toString(StandardCharsets.UTF_8));
+            if (metrics.get() == null && mm.find()) {
+                metrics.set(URI.create("http://127.0.0.1:" + mm.group(1) + mm.group(2)));
+            }
+            if (metrics.get() != null) {
+                try {
+                    scrapes.add(http.send(HttpRequest.newBuilder(metrics.get()).timeout(Duration.ofSeconds(5)).build(),
+                            HttpResponse.BodyHandlers.ofString()).body());
+                } catch (java.io.IOException e) {
+                    // the run ended between the check and the request: the endpoint is closed
+                }
             }
             if (dashboard.get() != null) {
                 try {
@@ -106,6 +122,14 @@ class RunViewProcessTest {
         assertThat(err).contains("ironloop: dashboard at http://127.0.0.1:");
         assertThat(liveStates).as("polled while the job ran").isNotEmpty()
                 .anySatisfy(s -> assertThat(s).contains("\"status\":\"running\"", "\"job\":\"ironloop-"));
+    }
+
+    @Test
+    void launcherMetrics_scrapedWhileTheJobRan() {
+        assertThat(scrapes).as("scraped while the job ran").isNotEmpty()
+                .anySatisfy(s -> assertThat(s).containsPattern("ironloop_launcher_ranks_alive\\{job=\"ironloop-[0-9a-f]+\"} 2.0"))
+                .anySatisfy(s -> assertThat(s).contains("ironloop_launcher_relaunches_total{job=\"")
+                        .containsPattern("ironloop_launcher_attempts_total\\{job=\"[^\"]+\"} 2.0"));
     }
 
     @Test

@@ -1,19 +1,12 @@
 package io.ironloop.runtime.internal.metrics;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -21,8 +14,6 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import io.ironloop.ConfigurationException;
 import io.ironloop.config.Parameters;
@@ -32,7 +23,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
@@ -77,7 +67,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RankMetrics.class);
     /** The path of the Prometheus endpoint. */
-    public static final String PATH = "/metrics";
+    public static final String PATH = PrometheusEndpoint.PATH;
     private static final int REMEMBERED_SNAPSHOTS = 32;
     private static final String BLOCKING = "time the application's thread was blocked by saves";
 
@@ -92,8 +82,7 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
             return size() > REMEMBERED_SNAPSHOTS;
         }
     };
-    private HttpServer server;
-    private ExecutorService serving;
+    private PrometheusEndpoint endpoint;
 
     private RankMetrics() {
         this.registry = null;
@@ -107,8 +96,7 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
      * @param groupSize the group's size at start
      */
     public RankMetrics(String jobId, int worldRank, int groupSize) {
-        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        registry.config().commonTags("job", Objects.requireNonNull(jobId, "jobId"), "rank", Integer.toString(worldRank));
+        this.registry = PrometheusEndpoint.registry("job", Objects.requireNonNull(jobId, "jobId"), "rank", Integer.toString(worldRank));
         this.groupSize.set(groupSize);
         Gauge.builder("ironloop.iteration.committed", committedIteration, AtomicLong::get)
                 .description("the newest iteration committed on any level").register(registry);
@@ -136,49 +124,15 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
                     + ", above 65535: choose a METRICS_PORT below " + (65536 - groupSize) + ", or 0 for ports the kernel chooses");
         }
         RankMetrics m = new RankMetrics(jobId, worldRank, groupSize);
-        m.serve((int) port);
-        LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.server.getAddress().getHostString(),
-                m.server.getAddress().getPort(), PATH);
+        m.endpoint = PrometheusEndpoint.serve(m.registry, (int) port, "METRICS_PORT plus the world rank");
+        LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.endpoint.address().getHostString(),
+                m.endpoint.address().getPort(), PATH);
         return m;
-    }
-
-    private void serve(int port) {
-        try {
-            server = HttpServer.create(new InetSocketAddress(port), 0);
-        } catch (BindException e) {
-            throw new ConfigurationException("the metrics endpoint cannot listen on port " + port + " (METRICS_PORT plus the world "
-                    + "rank): " + e.getMessage() + "; choose another METRICS_PORT, or 0 for ports the kernel chooses", e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the metrics endpoint could not start on port " + port, e);
-        }
-        server.createContext(PATH, this::scrape);
-        serving = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "ironloop-metrics");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(serving);
-        server.start();
-    }
-
-    private void scrape(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!exchange.getRequestMethod().equals("GET")) {
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        }
     }
 
     /** Where the endpoint listens, if it does. */
     public Optional<InetSocketAddress> address() {
-        return Optional.ofNullable(server).map(HttpServer::getAddress);
+        return Optional.ofNullable(endpoint).map(PrometheusEndpoint::address);
     }
 
     /**
@@ -371,9 +325,8 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     /** Stops the endpoint (if it runs); the meters stay readable. */
     @Override
     public void close() {
-        if (server != null) {
-            server.stop(0);
-            serving.shutdownNow();
+        if (endpoint != null) {
+            endpoint.close();
         }
     }
 }
