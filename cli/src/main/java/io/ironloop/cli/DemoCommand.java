@@ -8,6 +8,8 @@ import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.cli.view.IterationProgress;
+import io.ironloop.cli.view.ProgressBar;
 import io.ironloop.config.ParameterKey;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineKeys;
@@ -433,13 +435,14 @@ final class DemoCommand implements Callable<Integer> {
         Path cwd = Path.of("").toAbsolutePath();
         AtomicReference<String> sha = new AtomicReference<>();
         log.println("==== " + label + " run ====");
+        ProgressBar bar = ProgressBar.start("demo [" + label + "] iteration", 0); // only on a terminal
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(rankCount).spares(spares).restarts(restartCount).workingDirectory(cwd)
                 .recoveryDeadline(recoveryDeadline)
                 .application(new Application(app.mainClass(), Optional.empty())).arguments(args)
                 .params(ranksParams).environment(EngineKeys.FT_FOLDER.environmentVariable(), folder.toString())
                 .out(log).err(log)
-                .eventListener(e -> DemoTimeline.sentence(e).ifPresent(s -> progress(label, e.time(),
-                        (e.source() == TimelineEvent.Source.RANK ? "[" + e.rank() + "] " : "") + s)))
+                .eventListener(new IterationProgress(bar).andThen(e -> DemoTimeline.sentence(e).ifPresent(s -> progress(label,
+                        e.time(), (e.source() == TimelineEvent.Source.RANK ? "[" + e.rank() + "] " : "") + s))))
                 .outputListener((attempt, rank, stderr, line) -> {
                     if (!stderr) {
                         Matcher m = RESULT.matcher(line);
@@ -463,12 +466,17 @@ final class DemoCommand implements Callable<Integer> {
             spec = b.build();
             spec.application().verifyOn(spec.rankClasspath(), cwd);
         } catch (IllegalArgumentException | IllegalStateException | ConfigurationException e) {
+            bar.close();
             throw usage(e.getMessage());
         }
         Launcher launcher = new Launcher(spec);
         LaunchResult result;
-        try (SignalForwarding forwarding = SignalForwarding.install(launcher)) {
+        PrintStream plain = err;
+        err = bar.lines(plain);
+        try (bar; SignalForwarding forwarding = SignalForwarding.install(launcher)) {
             result = launcher.execute();
+        } finally {
+            err = plain;
         }
         log.println("==== " + label + " run: " + result.summary() + " ====");
         progress(label, Instant.now(), result.summary());

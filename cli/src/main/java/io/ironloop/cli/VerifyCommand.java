@@ -1,5 +1,6 @@
 package io.ironloop.cli;
 
+import io.ironloop.cli.view.ProgressBar;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.StoreCatalog.Problem;
@@ -66,14 +67,18 @@ final class VerifyCommand implements Callable<Integer> {
                 throw CheckpointPath.usage(spec, "no checkpoint store under " + path + ": give a store directory (FT_FOLDER, one"
                         + " directory per series such as rank-00000) or a directory above one");
             }
+            ProgressBar bar = ProgressBar.start("verify: store", stores.size()); // only on a terminal
             for (Path root : stores) {
+                bar.done(reports.size()); // shown while this store is verified, cleared before its lines are printed
                 VerifyReport report = StoreCatalog.of(Store.directory(root)).verifyStore();
+                bar.clear();
                 String below = target.root().relativize(root).toString();
                 print(out, report, below.isEmpty() ? "" : below + "/");
                 out.println("store " + root + ": " + files(report) + " file(s), " + report.chunks() + " chunk(s), "
                         + report.problems().size() + " problem(s)");
                 reports.add(report);
             }
+            bar.close();
         } else {
             StoreCatalog catalog = StoreCatalog.of(target.openStore());
             VerifyReport report = switch (target.kind()) {
@@ -130,12 +135,15 @@ final class VerifyCommand implements Callable<Integer> {
             }
         }
         targets.addAll(listing.orphanDataFiles());
+        ProgressBar bar = ProgressBar.start("verify: " + series, targets.size()); // only on a terminal
         for (String f : targets) {
             VerifyReport r = catalog.verifyFile(f);
+            bar.step();
             files.addAll(r.files());
             problems.addAll(r.problems());
             chunks += r.chunks();
         }
+        bar.close();
         return new VerifyReport(files, chunks, problems);
     }
 

@@ -11,6 +11,7 @@ import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.examples.quickstart.QuickstartRank;
 import java.io.IOException;
+import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,11 +125,12 @@ public final class OverheadBench {
     private final Path dir;
     private final List<String> jvmOptions;
     private final PrintStream progress;
+    private final ProgressBar bar;
     private String expectedResult;
     private int failedRuns;
 
     private OverheadBench(App app, List<String> arguments, int ranks, int runs, Path dir, List<String> jvmOptions,
-            PrintStream progress) {
+            PrintStream progress, ProgressBar bar) {
         this.app = app;
         this.arguments = List.copyOf(arguments);
         this.ranks = ranks;
@@ -136,6 +138,7 @@ public final class OverheadBench {
         this.dir = dir;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.progress = progress;
+        this.bar = bar;
     }
 
     /**
@@ -161,8 +164,10 @@ public final class OverheadBench {
         if (runs < 5) {
             throw new IllegalArgumentException("at least 5 runs of each variant are needed for a median: " + runs);
         }
-        return new OverheadBench(app, arguments.isEmpty() ? app.arguments() : arguments, ranks, runs, dir, jvmOptions,
-                progress).measure();
+        try (ProgressBar bar = ProgressBar.start("bench overhead", runs + 1)) {
+            return new OverheadBench(app, arguments.isEmpty() ? app.arguments() : arguments, ranks, runs, dir, jvmOptions,
+                    bar.lines(progress), bar).measure();
+        }
     }
 
     /**
@@ -208,6 +213,7 @@ public final class OverheadBench {
                 loopWith[k] = b.loopSeconds();
                 savesWith[k] = b.globalSaves();
             }
+            bar.step();
         }
         double medianWithout = Medians.median(without);
         double medianWith = Medians.median(with);

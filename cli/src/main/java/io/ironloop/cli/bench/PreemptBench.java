@@ -12,6 +12,7 @@ import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.config.Units;
 import io.ironloop.core.StoreCatalog;
 import java.io.IOException;
+import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -68,15 +69,17 @@ public final class PreemptBench {
     private final Path dir;
     private final int repetitions;
     private final PrintStream progress;
+    private final ProgressBar bar;
     private final ByteBuffer rawBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK);
     private final ByteBuffer rawDirectBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK + RawDisk.DIRECT_ALIGNMENT)
             .alignedSlice(RawDisk.DIRECT_ALIGNMENT).limit(RawDisk.BLOCK).slice();
 
-    private PreemptBench(long size, Path dir, int repetitions, PrintStream progress) {
+    private PreemptBench(long size, Path dir, int repetitions, PrintStream progress, ProgressBar bar) {
         this.size = size;
         this.dir = dir;
         this.repetitions = repetitions;
         this.progress = progress;
+        this.bar = bar;
     }
 
     /**
@@ -99,7 +102,9 @@ public final class PreemptBench {
             throw new IllegalArgumentException("at least 5 repetitions are needed for a median: " + repetitions);
         }
         checkMemory(size, availableMemory());
-        return new PreemptBench(size, dir, repetitions, progress).measure();
+        try (ProgressBar bar = ProgressBar.start("bench preempt", repetitions + 1)) {
+            return new PreemptBench(size, dir, repetitions, bar.lines(progress), bar).measure();
+        }
     }
 
     /**
@@ -163,6 +168,7 @@ public final class PreemptBench {
                 rawBest[rep] = direct ? Math.min(r, d) : r;
                 profiles.add(s.profile());
             }
+            bar.step();
         }
         double medianSafe = Medians.median(safe);
         double medianRaw = Medians.median(raw);
