@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
 /** {@code ironloop dashboard DIR}: the dashboard of a run from the timeline it left in its checkpoint folder. */
 @Command(name = "dashboard", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Serve the dashboard of the last job recorded in a checkpoint folder's " + TimelineFile.NAME + " on loopback:"
+            "Serve the dashboard of a run from the timeline in its checkpoint folder.",
+            "",
+            "Serves the last job recorded in FT_FOLDER/" + TimelineFile.NAME + " on loopback:"
                 + " ranks and their state, iteration progress, checkpoints level by level, failures with their detection"
                 + " and recovery, the time they cost, and the timeline. The file is read again whenever it changes, so a"
                 + " job still running (started by 'ironloop run' elsewhere, on a shared file system) is followed live."

@@ -18,9 +18,11 @@ import picocli.CommandLine.Spec;
 /** {@code ironloop timeline DIR [--svg FILE]}: a finished (or running) run's timeline, as text or as a picture. */
 @Command(name = "timeline", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Show the timeline a launcher left in a job's checkpoint folder (" + TimelineFile.NAME + ", see docs/timeline.md):"
-                + " the last job recorded there, one event per line on standard output, or with --svg a picture of it:"
-                + " ranks × time with iterations, checkpoints, failures, detection and recovery, one self-contained SVG.",
+            "Print or draw (--svg) the timeline a launcher left in a job's checkpoint folder.",
+            "",
+            "Reads FT_FOLDER/" + TimelineFile.NAME + " (format: docs/timeline.md), the last job recorded there: one event"
+                + " per line on standard output, or with --svg a picture of it: ranks × time with iterations, checkpoints,"
+                + " failures, detection and recovery, one self-contained SVG.",
             ""},
         footer = {"", "Example:", "  ironloop timeline ./ironloop-data --svg run.svg"})
 public final class TimelineCommand implements Callable<Integer> {
