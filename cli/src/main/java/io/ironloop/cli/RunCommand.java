@@ -7,6 +7,7 @@ import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
+import io.ironloop.cli.view.OptionalPort;
 import io.ironloop.cli.view.RunObservers;
 import io.ironloop.cli.view.TimelineFile;
 import io.ironloop.config.Units;
@@ -186,7 +187,7 @@ final class RunCommand implements Callable<Integer> {
             + " (it is always written to FT_FOLDER/" + TimelineFile.NAME + "; see 'ironloop timeline').")
     boolean timeline;
 
-    @Option(names = "--dashboard", paramLabel = "PORT", arity = "0..1", fallbackValue = "0",
+    @Option(names = "--dashboard", paramLabel = "PORT", arity = "0..1", preprocessor = OptionalPort.class,
             description = "Serve the live dashboard on 127.0.0.1:PORT while the job runs (no PORT or 0: a port the kernel"
                     + " chooses); the address goes to standard error. 'ironloop dashboard FT_FOLDER' shows it afterwards.")
     Integer dashboard;

@@ -142,8 +142,9 @@ public final class RunState implements Consumer<TimelineEvent> {
             }
             case TimelineEvent.RANK_LOST -> {
                 r.state = "lost";
-                Failure open = open(e.rank(), e.attempt());
-                (open == null ? failure(e, "lost", r) : open).recovery = "online";
+                Failure known = failures.stream().filter(x -> x.rank == e.rank() && x.attempt == e.attempt() && x.recovered == null)
+                        .reduce((a, b) -> b).orElse(null); // its fault or its exit, reported just before
+                (known == null ? failure(e, "lost", r) : known).recovery = "online";
             }
             case TimelineEvent.FAILURE_DETECTED, "detected" -> failures.stream().filter(x -> x.detected == null
                     && x.attempt == e.attempt()).forEach(x -> x.detected = e.time());

@@ -1,0 +1,77 @@
+package io.ironloop.cli.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironloop.launcher.TimelineEvent;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link RunState}: an online recovery and its cost, as the dashboard's /state.json shows them. */
+class RunStateTest {
+    private final Instant t0 = Instant.parse("2026-11-24T12:00:00Z");
+
+    private TimelineEvent at(long millis, TimelineEvent.Source source, int rank, String type, Map<String, Object> fields) {
+        return new TimelineEvent(t0.plusMillis(millis), source, 0, rank, rank < 0 ? TimelineEvent.NO_PID : 100 + rank, type, fields);
+    }
+
+    @Test
+    void onlineRecovery_oneFailureRecoveredOnline_costFromFaultToRecovered() throws Exception {
+        TimelineEvent.Source sup = TimelineEvent.Source.SUPERVISOR;
+        TimelineEvent.Source rank = TimelineEvent.Source.RANK;
+        RunState s = RunState.of(List.of(
+                at(0, sup, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j1", "ranks", 3, "main", "Heat")),
+                at(10, sup, -1, TimelineEvent.ATTEMPT_STARTED, Map.of("attempt", 0)),
+                at(20, sup, 0, TimelineEvent.RANK_STARTED, Map.of()),
+                at(20, sup, 1, TimelineEvent.RANK_STARTED, Map.of()),
+                at(20, sup, 2, TimelineEvent.RANK_STARTED, Map.of()),
+                at(30, rank, 0, "plan", Map.of("iterations", 100)),
+                at(40, rank, 0, "iteration", Map.of("iteration", 10)),
+                at(50, rank, 0, "saved", Map.of("iteration", 10, "level", "disk")),
+                at(1000, sup, 2, TimelineEvent.FAULT_INJECTED, Map.of("signal", "SIGKILL", "iteration", 12)),
+                at(1010, sup, 2, TimelineEvent.RANK_EXITED, Map.of("status", 137, "signal", "SIGKILL")),
+                at(1010, sup, 2, TimelineEvent.RANK_LOST, Map.of("status", 137)),
+                at(1500, rank, 0, "detected", Map.of("failed", List.of(2))),
+                at(3000, rank, 0, "recovered", Map.of("iteration", 10, "source", "memory", "lost", List.of(2))),
+                at(4000, rank, 0, "complete", Map.of("iteration", 100)),
+                at(4000, sup, 0, TimelineEvent.RANK_EXITED, Map.of("status", 0)),
+                at(4100, sup, -1, TimelineEvent.JOB_FINISHED, Map.of("status", 0, "attempts", 1))));
+        JsonNode n = new ObjectMapper().readTree(s.json());
+        assertThat(n.get("status").asText()).isEqualTo("succeeded");
+        assertThat(n.get("attempts").asInt()).isEqualTo(1);
+        assertThat(n.get("online_recoveries").asInt()).isEqualTo(1);
+        assertThat(n.get("last_iteration").asLong()).isEqualTo(100);
+        assertThat(n.get("ranks")).hasSize(3);
+        assertThat(n.get("ranks").get(0).get("state").asText()).isEqualTo("complete");
+        assertThat(n.get("ranks").get(2).get("state").asText()).isEqualTo("lost");
+        assertThat(n.get("failures")).hasSize(1);
+        JsonNode f = n.get("failures").get(0);
+        assertThat(f.get("rank").asInt()).isEqualTo(2);
+        assertThat(f.get("what").asText()).isEqualTo("injected SIGKILL");
+        assertThat(f.get("iteration").asLong()).isEqualTo(12);
+        assertThat(f.get("detected_s").asDouble()).isEqualTo(1.5);
+        assertThat(f.get("recovery").asText()).isEqualTo("online");
+        assertThat(f.get("lost_s").asDouble()).isEqualTo(2.0);
+        assertThat(n.get("overhead").get("failures_fraction").asDouble()).isEqualTo(2.0 / 4.1, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(n.get("levels").get(0).get("level").asText()).isEqualTo("disk");
+        assertThat(s.svg()).contains("class=\"recovery\" data-rank=\"0\"", "class=\"failure\" data-rank=\"2\"");
+    }
+
+    @Test
+    void otherRanksExitingAfterAFailure_areStoppedNotFailures() throws Exception {
+        TimelineEvent.Source sup = TimelineEvent.Source.SUPERVISOR;
+        RunState s = RunState.of(List.of(
+                at(0, sup, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j2", "ranks", 2)),
+                at(100, sup, 1, TimelineEvent.RANK_EXITED, Map.of("status", 3)),
+                at(200, sup, 0, TimelineEvent.RANK_EXITED, Map.of("status", 1))));
+        JsonNode n = new ObjectMapper().readTree(s.json());
+        assertThat(n.get("status").asText()).isEqualTo("running");
+        assertThat(n.get("failures")).hasSize(1);
+        assertThat(n.get("failures").get(0).get("what").asText()).isEqualTo("exited with status 3");
+        assertThat(n.get("ranks").get(0).get("state").asText()).isEqualTo("stopped");
+        assertThat(s.svg()).contains("class=\"stopped\" data-rank=\"0\"");
+    }
+}
