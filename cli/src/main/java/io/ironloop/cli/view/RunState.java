@@ -109,6 +109,7 @@ public final class RunState implements Consumer<TimelineEvent> {
                 r.state = "starting";
                 r.pid = e.pid();
                 r.attempt = e.attempt();
+                r.iteration = -1; // until it reports where it resumed
             }
             case TimelineEvent.RANK_CONNECTED -> r.state = "running";
             case "plan" -> lastIteration = Math.max(lastIteration, e.longField("iterations").orElse(-1));
@@ -257,6 +258,9 @@ public final class RunState implements Consumer<TimelineEvent> {
                 o.put("recovered_s", seconds(started, x.recovered)).put("restored_iteration", x.restoredIteration)
                         .put("lost_s", seconds(x.time, x.recovered));
                 lost += seconds(x.time, x.recovered);
+            } else if (finished == null) {
+                o.put("lost_s", seconds(x.time, now)).put("recovering", true); // so far: the job is still recovering
+                lost += seconds(x.time, now);
             }
         }
         ObjectNode overhead = n.putObject("overhead");

@@ -61,17 +61,20 @@ class RunStateTest {
     }
 
     @Test
-    void otherRanksExitingAfterAFailure_areStoppedNotFailures() throws Exception {
+    void otherRanksExitingAfterAFailure_areStoppedNotFailures_timeLostCountsUntilNow() throws Exception {
         TimelineEvent.Source sup = TimelineEvent.Source.SUPERVISOR;
-        RunState s = RunState.of(List.of(
-                at(0, sup, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j2", "ranks", 2)),
+        RunState s = new RunState(java.time.Clock.fixed(t0.plusSeconds(10), java.time.ZoneOffset.UTC));
+        List.of(at(0, sup, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j2", "ranks", 2)),
                 at(100, sup, 1, TimelineEvent.RANK_EXITED, Map.of("status", 3)),
-                at(200, sup, 0, TimelineEvent.RANK_EXITED, Map.of("status", 1))));
+                at(200, sup, 0, TimelineEvent.RANK_EXITED, Map.of("status", 1))).forEach(s);
         JsonNode n = new ObjectMapper().readTree(s.json());
         assertThat(n.get("status").asText()).isEqualTo("running");
         assertThat(n.get("failures")).hasSize(1);
         assertThat(n.get("failures").get(0).get("what").asText()).isEqualTo("exited with status 3");
         assertThat(n.get("ranks").get(0).get("state").asText()).isEqualTo("stopped");
+        assertThat(n.get("failures").get(0).get("recovering").asBoolean()).as("not recovered yet").isTrue();
+        assertThat(n.get("failures").get(0).get("lost_s").asDouble()).as("from the exit to now").isEqualTo(9.9);
+        assertThat(n.get("elapsed_s").asDouble()).isEqualTo(10.0);
         assertThat(s.svg()).contains("class=\"stopped\" data-rank=\"0\"");
     }
 }
