@@ -40,7 +40,7 @@ public final class TimelineFile {
     /** The file's name in the checkpoint folder. */
     public static final String NAME = "ironloop-timeline.jsonl";
     /** The least time between two written {@code iteration} events of one rank. */
-    public static final Duration ITERATION_SPACING = Duration.ofMillis(100);
+    public static final Duration ITERATION_SPACING = Duration.ofSeconds(1);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

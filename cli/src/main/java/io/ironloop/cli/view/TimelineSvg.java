@@ -196,6 +196,9 @@ public final class TimelineSvg {
         Map<String, Object> f = e.fields();
         switch (e.type()) {
             case "iteration" -> {
+                if (!c.tickRoom(row, x)) {
+                    return; // ticks closer than 2 px: one stands for them (the picture stays small for long runs)
+                }
                 long it = e.longField("iteration").orElse(-1);
                 c.open(Mark.ITERATION, e, "iteration " + it);
                 c.out.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
@@ -306,6 +309,7 @@ public final class TimelineSvg {
         final Instant start;
         final double span;
         private final java.util.Map<Integer, Double> lastLabel = new java.util.HashMap<>();
+        private final java.util.Map<Integer, Double> lastTick = new java.util.HashMap<>();
         /** Attempts in which a failure was drawn; ranks (attempt/rank) that a fault hit. */
         final java.util.Set<Integer> failedAttempts = new java.util.HashSet<>();
         final java.util.Set<String> faulted = new java.util.HashSet<>();
@@ -325,6 +329,16 @@ public final class TimelineSvg {
 
         String t(Instant time) {
             return String.format(Locale.ROOT, "%.3f", seconds(start, time));
+        }
+
+        /** Whether an iteration tick at {@code x} on {@code row} is drawn: ticks stay 2 px apart. */
+        boolean tickRoom(int row, double x) {
+            Double last = lastTick.get(row);
+            if (last != null && x - last < 2 && x >= last) {
+                return false;
+            }
+            lastTick.put(row, x);
+            return true;
         }
 
         /** Whether an iteration at {@code x} on {@code row} gets its number: labels stay 40 px apart. */

@@ -71,14 +71,14 @@ class TimelineFileTest {
     }
 
     @Test
-    void writer_iterationsOfARank_atMostOnePer100ms_otherEventsAll() {
+    void writer_iterationsOfARank_atMostOnePerSecond_otherEventsAll() {
         List<TimelineEvent> events = new ArrayList<>();
-        for (int i = 0; i < 50; i++) { // an iteration every 10 ms on two ranks, a save every 10 iterations
+        for (int i = 0; i < 50; i++) { // an iteration every 100 ms on two ranks, a save every 10 iterations
             for (int rank = 0; rank < 2; rank++) {
-                events.add(at(10L * i, TimelineEvent.Source.RANK, 0, rank, "iteration", Map.of("iteration", i)));
+                events.add(at(100L * i, TimelineEvent.Source.RANK, 0, rank, "iteration", Map.of("iteration", i)));
             }
             if (i % 10 == 0) {
-                events.add(at(10L * i, TimelineEvent.Source.RANK, 0, 0, "saved", Map.of("iteration", i, "level", "global")));
+                events.add(at(100L * i, TimelineEvent.Source.RANK, 0, 0, "saved", Map.of("iteration", i, "level", "global")));
             }
         }
         try (TimelineFile.Writer w = new TimelineFile.Writer(dir, line -> { })) {
