@@ -264,7 +264,8 @@ class DemoCommandTest {
     @Test
     void demo_unknownAppOrSize_usageError() {
         assertThat(demo("nbody")).isEqualTo(2);
-        assertThat(err()).contains("unknown app 'nbody': use fwi, quickstart, heat, jacobi, lbm, spmv, floyd, summa or shallow-water");
+        assertThat(err()).contains("unknown app 'nbody': use " + DemoApp.names());
+        assertThat(DemoApp.names()).startsWith("fwi, quickstart, heat").contains("circulation", "swing", "shallow-water");
         assertThat(demo("fwi", "--size", "huge")).isEqualTo(2);
         assertThat(err()).contains("--size must be test or demo");
     }
