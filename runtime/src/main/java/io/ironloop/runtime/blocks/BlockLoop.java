@@ -347,7 +347,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                     stepsTimed++;
                     iteration++;
                     if (snapshots.inFlight() && handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
-                        recover(true, System.nanoTime()); // the handshake of the snapshot one iteration ago
+                        recover(System.nanoTime()); // the handshake of the snapshot one iteration ago
                         continue;
                     }
                     if (snapshotCadence.due(iteration, iteration) || iteration == steps) {
@@ -357,7 +357,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                         reschedule();
                     }
                 } catch (ProcessFailedException e) {
-                    recover(false, System.nanoTime());
+                    recover(System.nanoTime());
                 }
             }
         } while (!lastSnapshotSettled());
@@ -365,17 +365,21 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** The run ends with its last snapshot committed (its handshake made); false when a rank failed meanwhile (recovered). */
     private boolean lastSnapshotSettled() {
-        if (handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
-            recover(true, System.nanoTime());
-            return false;
+        try {
+            if (handshake(() -> snapshots.settle(domain)) != BlockSnapshots.Verdict.FAILED) {
+                return true;
+            }
+        } catch (ProcessFailedException e) {
+            // recovered below, like a FAILED verdict
         }
-        return true;
+        recover(System.nanoTime());
+        return false;
     }
 
     /** Captures the snapshot of {@code at} (its handshake comes one iteration later); recovers when a rank failed. */
     private void snapshot(long at) {
         if (handshake(() -> snapshots.take(domain, at)) == BlockSnapshots.Verdict.FAILED) {
-            recover(true, System.nanoTime());
+            recover(System.nanoTime());
         }
     }
 
@@ -434,10 +438,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
      * snapshot re-protects everything under the new placement — a full snapshot here would hold up the
      * first iteration after a loss by as long as a snapshot takes.
      */
-    private void recover(boolean handshakeDone, long detected) {
-        if (!handshakeDone) {
-            snapshots.abandon(domain.group());
-        }
+    private void recover(long detected) {
+        handshake(() -> {
+            snapshots.abandon(domain); // the failure's one agreement: every survivor has the same committed snapshot
+            return BlockSnapshots.Verdict.FAILED;
+        });
         iteration = recovery.recover(domain, snapshots.committed(), detected);
         onlineRecoveries++;
         snapshotCadence.saved(iteration); // the next snapshot is one interval after the one the loop resumed from
@@ -527,7 +532,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             if (BlockSnapshots.confirm(domain.group(), completed)) {
                 return result;
             }
-            recover(true, System.nanoTime());
+            recover(System.nanoTime());
         }
     }
 
