@@ -31,11 +31,16 @@ final class BenchOverheadCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "10", description = "Measured runs of each variant after one warm-up pair (>= 5). Default ${DEFAULT-VALUE}.")
     int runs;
 
+    @Option(names = "--cells", paramLabel = "N", description = {"--app heat only: cells along each block's edge (8 x 8 blocks),",
+        "instead of the bench size's 1024 (iterations of about 100 ms or more per rank with 4 ranks on 2 cores)."})
+    Integer cells;
+
     @Option(names = "--dir", description = "Directory for the runs' checkpoint folders (default: a new temporary directory, removed afterwards).")
     Path dir;
 
     @Option(names = "--jvm-opt", paramLabel = "OPT",
-            description = "Option for every rank JVM (repeatable); replaces the default -Xmx256m -XX:+UseSerialGC.")
+            description = {"Option for every rank JVM (repeatable); replaces the default -Xmx256m -XX:+UseSerialGC",
+                "(heat: -Xmx1g -XX:MaxDirectMemorySize=1g -XX:+UseSerialGC)."})
     List<String> jvmOptions = new ArrayList<>();
 
     @Spec
@@ -44,19 +49,26 @@ final class BenchOverheadCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
-    @Parameters(paramLabel = "ARGS", description = "The application's arguments (default: its demo size: 'demo' for fwi,"
-            + " '1000000 20' for quickstart).")
+    @Parameters(paramLabel = "ARGS", description = "The application's arguments (default: its bench size: 'demo' for fwi,"
+            + " '1000000 20' for quickstart, 'bench' for heat).")
     List<String> arguments = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
         PrintStream err = RunCommand.LineBridge.printStream(spec.commandLine().getErr());
         boolean temporary = dir == null;
+        List<String> args = new ArrayList<>(arguments.isEmpty() ? app.arguments() : arguments);
+        if (cells != null) {
+            if (app != OverheadBench.App.HEAT) {
+                err.println("ironloop bench overhead: --cells applies to --app heat only");
+                return 2;
+            }
+            args.addAll(List.of("--cells", Integer.toString(cells)));
+        }
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-overhead") : Files.createDirectories(dir);
         Map<String, Object> figures;
         try {
-            figures = OverheadBench.run(app, arguments, ranks, runs, where,
-                    jvmOptions.isEmpty() ? OverheadBench.DEFAULT_RANK_JVM_OPTIONS : jvmOptions, err);
+            figures = OverheadBench.run(app, args, ranks, runs, where, jvmOptions.isEmpty() ? app.defaultJvmOptions() : jvmOptions, err);
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench overhead: " + e.getMessage());
             return 2;

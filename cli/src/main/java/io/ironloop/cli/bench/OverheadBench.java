@@ -58,22 +58,29 @@ public final class OverheadBench {
     private static final String RESULT_PREFIX = "result sha256=";
     /** A block example's last line on standard error says how many snapshots committed (the one at start included). */
     private static final java.util.regex.Pattern SNAPSHOTS = java.util.regex.Pattern.compile("(\\d+) snapshots committed");
+    /** … and what they cost its loop: the captures and the waits at the handshakes, in total. */
+    private static final java.util.regex.Pattern SNAPSHOT_COSTS = java.util.regex.Pattern.compile(
+            "capture ([0-9.]+) s over (\\d+) snapshots, handshake wait ([0-9.]+) s over (\\d+) handshakes");
     /** How often a failed run is tried again before the bench gives up. */
     static final int RETRIES = 2;
     /** Options of every rank JVM unless the caller gives others. */
     public static final List<String> DEFAULT_RANK_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC");
+    /** Options of every heat rank JVM at the bench size: the state (256 MiB on the heap) and its copies (512 MiB direct). */
+    static final List<String> HEAT_RANK_JVM_OPTIONS = List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g", "-XX:+UseSerialGC");
 
-    /** The applications the bench runs, at their demo sizes. */
+    /** The applications the bench runs, at their bench sizes. */
     public enum App {
         /** The FWI case study, demo size. */
         FWI("io.ironloop.examples.fwi.FwiRank", List.of("demo"), false),
         /** DeLIA's quick-start program, 1 M doubles (8 MB) per rank, 20 iterations. */
         QUICKSTART(QuickstartRank.class.getName(), List.of("1000000", "20"), false),
         /**
-         * The 2-D heat block loop, demo size: with Ironloop, an in-memory snapshot (own memory + the partner's) at
-         * every iteration; without, none after the one at start.
+         * The 2-D heat block loop, bench size (8 × 8 blocks of 1024 × 1024 cells, 30 steps: iterations of about 100 ms
+         * or more per rank with 4 ranks on 2 cores, the size of waLBerla's): with Ironloop, an in-memory snapshot (own
+         * memory + the partner's) at every iteration; without, none after the one at start. Its rank JVMs get room for
+         * the state and its copies (128 MiB of state per rank on 4 ranks, × 5).
          */
-        HEAT("io.ironloop.examples.blocks.heat.HeatBlocksRank", List.of("demo"), true);
+        HEAT("io.ironloop.examples.blocks.heat.HeatBlocksRank", List.of("bench"), true);
 
         private final String mainClass;
         private final List<String> arguments;
@@ -90,9 +97,14 @@ public final class OverheadBench {
             return mainClass;
         }
 
-        /** The arguments that select the demo size. */
+        /** The arguments that select the bench size. */
         public List<String> arguments() {
             return arguments;
+        }
+
+        /** The options of every rank JVM unless the caller gives others. */
+        public List<String> defaultJvmOptions() {
+            return this == HEAT ? HEAT_RANK_JVM_OPTIONS : DEFAULT_RANK_JVM_OPTIONS;
         }
     }
 
@@ -145,7 +157,7 @@ public final class OverheadBench {
      * Runs the benchmark.
      *
      * @param app the application
-     * @param arguments the application's arguments (its size); empty for the demo size
+     * @param arguments the application's arguments (its size); empty for the bench size
      * @param ranks ranks per job
      * @param runs measured runs of each variant after one warm-up pair, at least 5
      * @param dir an existing directory for the runs' checkpoint folders and parameter files (left empty)
@@ -174,7 +186,20 @@ public final class OverheadBench {
      * One job: its wall time, the time of its loop after the first iteration (from the launcher's receipt of
      * the first {@code iteration} event to the last {@code complete} event) and its global saves.
      */
-    private record Run(double seconds, double loopSeconds, long globalSaves) {
+    private record Run(double seconds, double loopSeconds, long globalSaves, long iterations, SnapshotCosts costs) {
+    }
+
+    /** A block loop's rank 0: its snapshots' captures and handshake waits, in total. */
+    private record SnapshotCosts(double captureSeconds, long captures, double handshakeWaitSeconds, long handshakes) {
+        static final SnapshotCosts NONE = new SnapshotCosts(0, 0, 0, 0);
+
+        double captureMillisEach() {
+            return captures == 0 ? 0 : captureSeconds * 1e3 / captures;
+        }
+
+        double handshakeWaitMillisEach() {
+            return handshakes == 0 ? 0 : handshakeWaitSeconds * 1e3 / handshakes;
+        }
     }
 
     private Map<String, Object> measure() throws IOException {
@@ -184,6 +209,10 @@ public final class OverheadBench {
         double[] loopWithout = new double[runs];
         double[] loopWith = new double[runs];
         long[] savesWith = new long[runs];
+        double[] iterationMillisWithout = new double[runs];
+        double[] iterationMillisWith = new double[runs];
+        double[] captureMillis = new double[runs];
+        double[] handshakeMillis = new double[runs];
         progress.printf(Locale.ROOT, "bench overhead: %s %s, %d ranks, %d runs of each variant after a warm-up pair,"
                 + " interleaved; rank JVM %s%n", app.mainClass(), String.join(" ", arguments), ranks, runs, String.join(" ", jvmOptions));
         for (int k = -1; k < runs; k++) {
@@ -212,6 +241,10 @@ public final class OverheadBench {
                 loopWithout[k] = a.loopSeconds();
                 loopWith[k] = b.loopSeconds();
                 savesWith[k] = b.globalSaves();
+                iterationMillisWithout[k] = a.loopSeconds() * 1e3 / Math.max(1, a.iterations() - 1);
+                iterationMillisWith[k] = b.loopSeconds() * 1e3 / Math.max(1, b.iterations() - 1);
+                captureMillis[k] = b.costs().captureMillisEach();
+                handshakeMillis[k] = b.costs().handshakeWaitMillisEach();
             }
             bar.step();
         }
@@ -239,6 +272,13 @@ public final class OverheadBench {
         figures.put("runs_without_s", without);
         figures.put("runs_with_s", with);
         figures.put("global_saves_per_run_with", java.util.Arrays.stream(savesWith).max().orElse(0));
+        if (app.blocks) { // the snapshots a run with the partner level took beyond the ones both variants take, and their cost
+            figures.put("snapshots_per_run_with", java.util.Arrays.stream(savesWith).max().orElse(0));
+            figures.put("iteration_ms_without", Medians.median(iterationMillisWithout));
+            figures.put("iteration_ms_with", Medians.median(iterationMillisWith));
+            figures.put("capture_ms_per_snapshot", Medians.median(captureMillis));
+            figures.put("handshake_wait_ms_per_snapshot", Medians.median(handshakeMillis));
+        }
         figures.put("failed_runs", failedRuns);
         figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);
         return figures;
@@ -273,6 +313,7 @@ public final class OverheadBench {
         JobOutput output = new JobOutput();
         AtomicReference<String> result = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicLong snapshots = new java.util.concurrent.atomic.AtomicLong();
+        AtomicReference<SnapshotCosts> costs = new AtomicReference<>(SnapshotCosts.NONE);
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(0).workingDirectory(dir)
                 .application(new Application(app.mainClass(), Optional.empty())).arguments(arguments).params(params)
                 .out(output.stream()).err(output.stream())
@@ -283,6 +324,11 @@ public final class OverheadBench {
                     java.util.regex.Matcher m = SNAPSHOTS.matcher(line);
                     if (rank == 0 && stderr && m.find()) {
                         snapshots.set(Long.parseLong(m.group(1)));
+                        java.util.regex.Matcher c = SNAPSHOT_COSTS.matcher(line);
+                        if (c.find()) {
+                            costs.set(new SnapshotCosts(Double.parseDouble(c.group(1)), Long.parseLong(c.group(2)),
+                                    Double.parseDouble(c.group(3)), Long.parseLong(c.group(4))));
+                        }
                     }
                 });
         jvmOptions.forEach(b::jvmOption);
@@ -315,7 +361,8 @@ public final class OverheadBench {
                 throw new RunFailed(describe(variant, label) + ": the ranks reported no iteration or no completion to the launcher"
                         + output.report("ironloop-bench-overhead"));
             }
-            return new Run(seconds, Duration.between(firstIteration.get(), complete.get()).toNanos() / 1e9, saves);
+            long iterations = r.events("iteration").filter(e -> e.rank() == 0).count();
+            return new Run(seconds, Duration.between(firstIteration.get(), complete.get()).toNanos() / 1e9, saves, iterations, costs.get());
         } finally {
             PreemptBench.deleteTree(folder);
             Files.deleteIfExists(params);

@@ -109,6 +109,10 @@ class BenchRuntimeCommandsTest {
         assertNumbersAndTargets(figures);
         assertThat(figures.path("global_saves_per_run_with").asLong())
                 .as("an in-memory snapshot after every iteration but the last (taken by both variants)").isEqualTo(5);
+        assertThat(figures.path("snapshots_per_run_with").asLong()).isEqualTo(5);
+        assertThat(figures.path("iteration_ms_with").asDouble()).as("timed iterations").isPositive();
+        assertThat(figures.path("capture_ms_per_snapshot").asDouble()).as("read from rank 0's last line").isPositive();
+        assertThat(figures.path("handshake_wait_ms_per_snapshot").isNumber()).as("read from rank 0's last line").isTrue();
         assertThat(isEmpty(dir)).as("the bench cleans its directory").isTrue();
     }
 

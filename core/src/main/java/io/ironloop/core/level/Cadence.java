@@ -28,6 +28,17 @@ public final class Cadence {
         this.schedule = Objects.requireNonNull(schedule, "schedule");
     }
 
+    /**
+     * The same level under {@code other}, continuing from this cadence's last save: a count takes its multiples as
+     * before; a time or adaptive schedule takes no chance until {@link #reschedule} sets its next one from that save.
+     */
+    public Cadence with(Schedule other) {
+        Cadence c = new Cadence(level, other);
+        c.lastSaved = lastSaved;
+        c.nextIteration = lastSaved >= 0 && c.needsFigures() ? Long.MAX_VALUE : 0;
+        return c;
+    }
+
     /** The level this cadence decides for. */
     public String level() {
         return level;

@@ -73,6 +73,8 @@ public final class BlockRankMain {
         long start = System.nanoTime();
         int worldRank = Integer.getInteger("ironloop.rank", -1); // the launcher names every rank JVM so
         BlockLoop.Builder<B> builder = BlockLoop.builder(example.layout(), example::create).settings(example.settings());
+        SnapshotCosts costs = new SnapshotCosts();
+        builder.subscribe(costs);
         options.deaths().forEach(d -> builder.subscribe(d.watcher(() -> worldRank)));
         try (BlockLoop<B> loop = builder.start()) {
             boolean leader = loop.group().rank() == 0;
@@ -88,8 +90,9 @@ public final class BlockRankMain {
             String digest = example.digestsRows() ? RowDigest.of(loop.group(), rows(example, loop)) : loop.digest();
             String summary = example.summary(loop::sum);
             if (loop.group().rank() == 0) { // after a loss of rank 0, the new rank 0 reports
-                err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %d snapshots committed, %.2f s%n", name,
-                        example.steps(), summary, loop.onlineRecoveries(), loop.snapshotsCommitted(), (System.nanoTime() - start) / 1e9);
+                err.printf(Locale.ROOT, "%s: %d steps, %s, %d online recoveries here, %d snapshots committed, %.2f s%s%n", name,
+                        example.steps(), summary, loop.onlineRecoveries(), loop.snapshotsCommitted(), (System.nanoTime() - start) / 1e9,
+                        costs);
                 out.println(ResultDigest.LINE_PREFIX + digest);
             }
             return 0;
@@ -117,6 +120,34 @@ public final class BlockRankMain {
         java.util.Map<Integer, double[]> rows = new java.util.TreeMap<>();
         loop.blocks().forEach(b -> rows.putAll(example.resultRows(b)));
         return rows;
+    }
+
+    /**
+     * What this rank's snapshots cost its loop: the capture (the only part on the loop's thread) and the wait at
+     * the handshake, in total, printed after the snapshot count ({@code ironloop bench overhead} reads them).
+     */
+    private static final class SnapshotCosts implements java.util.function.Consumer<RuntimeEvent> {
+        private long captures;
+        private long captureNanos;
+        private long handshakes;
+        private long handshakeNanos;
+
+        @Override
+        public void accept(RuntimeEvent e) {
+            if (e instanceof RuntimeEvent.Snapshotted s) {
+                captures++;
+                captureNanos += s.blocking().toNanos();
+            } else if (e instanceof RuntimeEvent.Handshake h) {
+                handshakes++;
+                handshakeNanos += h.waited().toNanos();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, ", capture %.3f s over %d snapshots, handshake wait %.3f s over %d handshakes",
+                    captureNanos / 1e9, captures, handshakeNanos / 1e9, handshakes);
+        }
     }
 
     private static void pause(long millis) {

@@ -105,11 +105,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final OnlineRecovery recovery;
     private final RankMetrics metrics;
     private final double memoryFactor;
-    private final Cadence snapshotCadence;
+    private Cadence snapshotCadence;
     private final ScheduledLevel scheduledDisk;
     private final CheckpointCosts snapshotCosts = new CheckpointCosts();
     private final CheckpointCosts diskCosts = new CheckpointCosts();
-    private final MtbfEstimate snapshotMtbf;
+    private MtbfEstimate snapshotMtbf;
     private final MtbfEstimate diskMtbf;
     private long capturedIteration = -1;
     private Duration captureCost = Duration.ZERO;
@@ -125,12 +125,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         this.parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
         b.subscribers.forEach(events::subscribe);
         events.subscribeProvided(this::currentRank); // the launcher's, under ironloop run
-        this.snapshotCadence = new Cadence("memory", parameters.get(BlockKeys.SNAPSHOT_EVERY));
+        this.snapshotCadence = new Cadence("memory", b.snapshots != null ? b.snapshots : parameters.get(BlockKeys.SNAPSHOT_EVERY));
         if (snapshotCadence.schedule() instanceof Schedule.Never) {
             throw new ConfigurationException("SNAPSHOT_EVERY is never, but a block loop recovers from its in-memory snapshots: "
                     + "give a count (10), a time (30s) or adaptive");
         }
-        this.snapshotMtbf = MtbfEstimate.learning(parameters.get(EngineKeys.MTBF), System::nanoTime);
+        this.snapshotMtbf = MtbfEstimate.learning(b.snapshotMtbf != null ? b.snapshotMtbf : parameters.get(EngineKeys.MTBF), System::nanoTime);
         this.diskMtbf = MtbfEstimate.learning(parameters.get(BlockKeys.DISK_MTBF), System::nanoTime);
         events.subscribe(e -> {
             // what a snapshot costs the loop: its capture, and the wait for its handshake one iteration later
@@ -489,6 +489,44 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         return snapshots.commits();
     }
 
+    /** When the loop snapshots: {@code SNAPSHOT_EVERY}, the builder's {@link Builder#snapshots}, or the last {@link #snapshots(Schedule)}. */
+    public Schedule snapshots() {
+        return snapshotCadence.schedule();
+    }
+
+    /**
+     * Changes when the loop snapshots, from its next decision on — also from inside a step, so that an application (a
+     * skeleton's checkpoint condition, the paper's "collaboration") changes it without leaving {@link #run}: every N
+     * iterations, every T (from the slowest rank's time per iteration) or adaptive (Young/Daly from the measured
+     * snapshot cost and the loop's MTBF, {@code MTBF}). The interval counts from the last committed snapshot. Every
+     * rank must make the same call at the same point of its program.
+     *
+     * @throws IllegalArgumentException for {@link Schedule.Never}: the loop recovers from its snapshots
+     */
+    public void snapshots(Schedule schedule) {
+        snapshots(schedule, snapshotMtbf.configured());
+    }
+
+    /**
+     * {@link #snapshots(Schedule)} with the MTBF an adaptive schedule assumes until the loop has seen failures of its own.
+     *
+     * @throws IllegalArgumentException for {@link Schedule.Never}, or an MTBF that is not positive
+     */
+    public void snapshots(Schedule schedule, Duration mtbf) {
+        Objects.requireNonNull(schedule, "schedule");
+        if (schedule instanceof Schedule.Never) {
+            throw new IllegalArgumentException("a block loop recovers from its in-memory snapshots: give a count, a time or adaptive, not never");
+        }
+        if (mtbf.isZero() || mtbf.isNegative()) {
+            throw new IllegalArgumentException("the MTBF must be positive, not " + mtbf);
+        }
+        if (!mtbf.equals(snapshotMtbf.configured())) {
+            snapshotMtbf = MtbfEstimate.learning(mtbf, System::nanoTime);
+        }
+        snapshotCadence = snapshotCadence.with(schedule);
+        rescheduleDue = true;
+    }
+
     /** How many times this loop recovered inside the job. */
     public int onlineRecoveries() {
         return onlineRecoveries;
@@ -599,6 +637,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         private Balancer balancer = Balancer.greedy();
         private Placement placement = Placement.pairwise();
         private ProcessGroup group;
+        private Schedule snapshots;
+        private Duration snapshotMtbf;
         private Function<Parameters, ProcessGroup> joiner = p -> ProcessGroups.join(GroupConfig.from(p), new GroupListener() {
         });
 
@@ -628,6 +668,25 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         /** Who keeps whose in-memory copies (default {@link Placement#pairwise()}). */
         public Builder<B> placement(Placement value) {
             this.placement = Objects.requireNonNull(value, "placement");
+            return this;
+        }
+
+        /**
+         * When the loop snapshots, instead of {@code SNAPSHOT_EVERY} (e.g. a skeleton's checkpoint condition); it can be
+         * changed during the run with {@link BlockLoop#snapshots(Schedule)}.
+         */
+        public Builder<B> snapshots(Schedule value) {
+            this.snapshots = Objects.requireNonNull(value, "snapshots");
+            return this;
+        }
+
+        /** {@link #snapshots(Schedule)} with the MTBF an adaptive schedule assumes instead of {@code MTBF}. */
+        public Builder<B> snapshots(Schedule value, Duration mtbf) {
+            snapshots(value);
+            if (mtbf.isZero() || mtbf.isNegative()) {
+                throw new IllegalArgumentException("the MTBF must be positive, not " + mtbf);
+            }
+            this.snapshotMtbf = mtbf;
             return this;
         }
 

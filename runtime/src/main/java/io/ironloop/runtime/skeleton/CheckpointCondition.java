@@ -2,42 +2,36 @@ package io.ironloop.runtime.skeleton;
 
 import io.ironloop.core.Schedule;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * When the skeleton's checkpoint location (right after the swap) takes a checkpoint: every N steps, about every
- * T seconds, or at the Young/Daly interval from the measured checkpoint cost. Evaluated at each checkpoint to
- * choose the step of the next one; time-based conditions are agreed by every rank (the mean of their proposals,
- * added in part order) so all checkpoint at the same step. The application may change it at run time with
- * {@link Skeleton#checkpointCondition} (the paper's collaboration). Immutable.
+ * T, or at the Young/Daly interval from the measured checkpoint cost. A condition is a {@link Schedule} — the block
+ * loop's one definition of when to checkpoint, which the skeleton's checkpoints are ({@link #schedule()}) — in the
+ * skeleton's words, with an MTBF for Young/Daly if the application gives one. The loop decides at each step from
+ * figures every rank agreed on (the slowest rank's time per step, the measured cost of a checkpoint), so every rank
+ * checkpoints at the same step. The application may change it at run time with {@link Skeleton#checkpointCondition}
+ * (the paper's collaboration). Immutable.
  */
 public final class CheckpointCondition {
-    private enum Kind { STEPS, SECONDS, YOUNG_DALY }
+    private final Schedule schedule;
+    private final Duration mtbf;
 
-    private final Kind kind;
-    private final long steps;
-    private final Duration time;
-
-    private CheckpointCondition(Kind kind, long steps, Duration time) {
-        this.kind = kind;
-        this.steps = steps;
-        this.time = time;
+    private CheckpointCondition(Schedule schedule, Duration mtbf) {
+        this.schedule = schedule;
+        this.mtbf = mtbf;
     }
 
     /**
      * The condition a block loop's schedule (the {@code SNAPSHOT_EVERY} parameter) describes: every N steps, every T,
-     * adaptive (Young/Daly with a day's MTBF), or never (one checkpoint, after the last step).
+     * adaptive (Young/Daly with the loop's {@code MTBF}), or never (one checkpoint, after the last step).
      */
     public static CheckpointCondition of(Schedule schedule) {
-        if (schedule instanceof Schedule.Every e) {
-            return everySteps(e.n());
+        if (Objects.requireNonNull(schedule, "schedule") instanceof Schedule.Never) {
+            return everySteps(Long.MAX_VALUE / 4); // the loop checkpoints at its start and after its last step anyway
         }
-        if (schedule instanceof Schedule.EveryTime t) {
-            return everySeconds(t.interval());
-        }
-        if (schedule instanceof Schedule.Adaptive) {
-            return youngDaly(Duration.ofDays(1));
-        }
-        return everySteps(Long.MAX_VALUE / 4);
+        return new CheckpointCondition(schedule, null);
     }
 
     /** A checkpoint every {@code n} steps (and after the last). */
@@ -45,17 +39,17 @@ public final class CheckpointCondition {
         if (n < 1) {
             throw new IllegalArgumentException("a checkpoint every " + n + " steps: the interval must be at least 1 step");
         }
-        return new CheckpointCondition(Kind.STEPS, n, null);
+        return new CheckpointCondition(Schedule.every(n), null);
     }
 
     /** A checkpoint about every {@code interval}, converted to steps from the measured time of a step. */
     public static CheckpointCondition everySeconds(Duration interval) {
-        return new CheckpointCondition(Kind.SECONDS, 0, positive(interval, "interval"));
+        return new CheckpointCondition(Schedule.everyTime(positive(interval, "interval")), null);
     }
 
-    /** A checkpoint every √(2·C·MTBF), C the measured cost of the last checkpoint (Young/Daly). */
+    /** A checkpoint every √(2·C·MTBF), C the measured cost of a checkpoint (Young/Daly, {@link Schedule#youngDaly}). */
     public static CheckpointCondition youngDaly(Duration mtbf) {
-        return new CheckpointCondition(Kind.YOUNG_DALY, 0, positive(mtbf, "mtbf"));
+        return new CheckpointCondition(Schedule.adaptive(), positive(mtbf, "mtbf"));
     }
 
     private static Duration positive(Duration d, String what) {
@@ -65,38 +59,34 @@ public final class CheckpointCondition {
         return d;
     }
 
-    /** Whether the steps to the next checkpoint depend on measured times (and must be agreed by the ranks). */
-    boolean measured() {
-        return kind != Kind.STEPS;
+    /** The schedule the block loop under the skeleton follows. */
+    public Schedule schedule() {
+        return schedule;
     }
 
-    /**
-     * This rank's proposal for the number of steps to the next checkpoint, at least 1.
-     *
-     * @param stepSeconds the measured time of a step, or 0 if not measured yet
-     * @param checkpointSeconds the measured cost of the last checkpoint, or 0 if not measured yet
-     */
-    long stepsToNext(double stepSeconds, double checkpointSeconds) {
-        double seconds = switch (kind) {
-            case STEPS -> 0;
-            case SECONDS -> time.toNanos() / 1e9;
-            case YOUNG_DALY -> Math.sqrt(2 * checkpointSeconds * time.toNanos() / 1e9);
-        };
-        if (kind == Kind.STEPS) {
-            return steps;
-        }
-        if (stepSeconds <= 0) {
-            return 1; // nothing measured yet: one step, then decide
-        }
-        return Math.max(1, (long) Math.min(Long.MAX_VALUE / 4.0, seconds / stepSeconds));
+    /** The MTBF Young/Daly assumes, if this condition gives one (else the loop's {@code MTBF}). */
+    public Optional<Duration> mtbf() {
+        return Optional.ofNullable(mtbf);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CheckpointCondition c && schedule.equals(c.schedule) && Objects.equals(mtbf, c.mtbf);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(schedule, mtbf);
     }
 
     @Override
     public String toString() {
-        return switch (kind) {
-            case STEPS -> "every " + steps + " steps";
-            case SECONDS -> "every " + time;
-            case YOUNG_DALY -> "Young/Daly with MTBF " + time;
-        };
+        if (schedule instanceof Schedule.Every e) {
+            return "every " + e.n() + " steps";
+        }
+        if (schedule instanceof Schedule.EveryTime t) {
+            return "every " + t;
+        }
+        return "Young/Daly with MTBF " + (mtbf == null ? "MTBF" : mtbf);
     }
 }

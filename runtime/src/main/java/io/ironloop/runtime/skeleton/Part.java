@@ -21,8 +21,6 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
     private final Skeleton<D>.Shared shared;
     private D read;
     private D write;
-    /** This rank's proposal for a measured checkpoint condition, reported through a recovered sum. */
-    double proposal;
 
     @SuppressWarnings("unchecked")
     Part(int id, Skeleton<D>.Shared shared) {

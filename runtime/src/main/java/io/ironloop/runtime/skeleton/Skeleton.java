@@ -4,7 +4,6 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.Schedule;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.group.ProcessGroup;
-import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.StepContext;
 import io.ironloop.runtime.event.RuntimeEvent;
@@ -23,7 +22,8 @@ import java.util.function.ToDoubleBiFunction;
  * {@link Kernel} (the calculation and the step iterator), a {@link Partition} of the domain into parts and the
  * domain's {@link Box}; the skeleton owns the loop — <b>calculate</b> (read domain → write domain) → <b>conditional
  * communication</b> (the {@link RoutingPlan}: border exchange, or data circulation) → <b>swap</b> → <b>checkpoint</b>
- * when the {@link CheckpointCondition} says so — and the recovery.
+ * when the {@link CheckpointCondition} says so (a {@link Schedule}, the block loop's one definition of when to
+ * checkpoint) — and the recovery.
  *
  * <pre>{@code
  * try (Skeleton<Domain2D> skeleton = Skeleton.builder(domain, 8, Partition.slabs(domain, 0, 1), kernel)
@@ -50,28 +50,24 @@ import java.util.function.ToDoubleBiFunction;
  * @param <D> the domain type the kernel works on
  */
 public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
-    /** The underlying loop's own snapshot interval: out of the way, the skeleton decides where checkpoints go. */
-    private static final long NO_OWN_SNAPSHOTS = 1L << 62;
-
     private final Shared shared;
     private final long[] steps;
     private final BlockLoop<Part<D>> loop;
-    private volatile CheckpointCondition condition;
-    private double stepSeconds;
-    private double checkpointSeconds;
     private long restoredAt;
     private final StartTimes startTimes;
 
     private Skeleton(Builder<D> b) {
         long start = System.nanoTime();
         Parameters parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
-        this.condition = b.condition != null ? b.condition : CheckpointCondition.of(parameters.get(BlockKeys.SNAPSHOT_EVERY));
         this.steps = stepList(b.kernel);
         this.shared = new Shared(b, steps.length == 0 ? b.kernel.begin() : steps[0]);
         long iterated = System.nanoTime();
         BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(new PartLayout(b.parts), id -> new Part<>(id, shared))
-                .parameters(parameters.with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(NO_OWN_SNAPSHOTS))).settings(b.settings)
-                .subscribe(this::measure);
+                .parameters(parameters).settings(b.settings).subscribe(this::measure);
+        CheckpointCondition condition = b.condition;
+        if (condition != null) { // else SNAPSHOT_EVERY, which the loop reads itself
+            condition.mtbf().ifPresentOrElse(mtbf -> lb.snapshots(condition.schedule(), mtbf), () -> lb.snapshots(condition.schedule()));
+        }
         b.registered.forEach(lb::global);
         b.subscribers.forEach(lb::subscribe);
         if (b.group != null) {
@@ -117,9 +113,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
     }
 
     private void measure(RuntimeEvent e) {
-        if (e instanceof RuntimeEvent.Saved s && s.level().equals(RuntimeEvent.Saved.MEMORY)) {
-            checkpointSeconds = s.sinceSnapshot().toNanos() / 1e9;
-        } else if (e instanceof RuntimeEvent.Restored && restoredAt == 0) {
+        if (e instanceof RuntimeEvent.Restored && restoredAt == 0) {
             restoredAt = System.nanoTime();
         }
     }
@@ -134,8 +128,9 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
 
     /**
      * Runs the loop to the kernel's end: calculate → conditional communication → swap → checkpoint when the condition
-     * says so (and after the last step). Failures are recovered inside the job when a copy survives (the loop goes back
-     * to the recovery line and goes on).
+     * says so (and after the last step). The checkpoints are the block loop's snapshots, taken inside one
+     * {@link BlockLoop#run}: each one's copies and handshake overlap the next step, as in a hand-written loop. Failures
+     * are recovered inside the job when a copy survives (the loop goes back to the recovery line and goes on).
      *
      * @throws IllegalArgumentException on every rank, when the partition is invalid at a step (naming the parts and boxes)
      * @throws IllegalStateException on every rank, when the communication condition differs between ranks
@@ -143,28 +138,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
      */
     public void run() {
         loop.plan(steps.length - 1);
-        while (loop.iteration() < steps.length) {
-            long from = loop.iteration();
-            long target = Math.min(steps.length, from + stepsToNextCheckpoint());
-            long start = System.nanoTime();
-            loop.run(target, this::superstep);
-            double seconds = (System.nanoTime() - start) / 1e9 - checkpointSeconds;
-            if (loop.iteration() > from) {
-                stepSeconds = Math.max(0, seconds) / (loop.iteration() - from);
-            }
-        }
-    }
-
-    private long stepsToNextCheckpoint() {
-        CheckpointCondition c = condition;
-        long mine = c.stepsToNext(stepSeconds, checkpointSeconds);
-        if (!c.measured()) {
-            return mine;
-        }
-        // measured times differ between ranks: every rank takes the mean of the proposals, added in part order
-        loop.blocks().forEach(p -> p.proposal = mine);
-        double mean = loop.sum(p -> p.proposal) / shared.parts;
-        return Math.max(1, (long) mean);
+        loop.run(steps.length, this::superstep);
     }
 
     private void superstep(StepContext<Part<D>> context) {
@@ -205,11 +179,18 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
     }
 
     /**
-     * Changes when checkpoints are taken, from the next checkpoint on (the application's collaboration). Every rank
-     * must set the same condition at the same point of its program.
+     * Changes when checkpoints are taken, from the next decision on (the application's collaboration): also from inside
+     * a step (the kernel's {@link Kernel#calculate}), without leaving {@link #run}. Every rank must set the same condition
+     * at the same point of its program.
      */
     public void checkpointCondition(CheckpointCondition value) {
-        this.condition = Objects.requireNonNull(value, "condition");
+        Objects.requireNonNull(value, "condition");
+        value.mtbf().ifPresentOrElse(mtbf -> loop.snapshots(value.schedule(), mtbf), () -> loop.snapshots(value.schedule()));
+    }
+
+    /** {@link #checkpointCondition(CheckpointCondition)} for a schedule: every N steps, every T, or adaptive (Young/Daly). */
+    public void checkpointEvery(Schedule value) {
+        checkpointCondition(CheckpointCondition.of(value));
     }
 
     /** Whether the input domain goes into the checkpoints from now on (registered) or not (unregistered). */
@@ -351,10 +332,15 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             return this;
         }
 
-        /** When checkpoints are taken (default: every {@code SNAPSHOT_EVERY} steps). */
+        /** When checkpoints are taken (default: as {@code SNAPSHOT_EVERY} says). */
         public Builder<D> checkpointCondition(CheckpointCondition value) {
             this.condition = Objects.requireNonNull(value, "condition");
             return this;
+        }
+
+        /** When checkpoints are taken, as a schedule: every N steps, every T, or adaptive (default: {@code SNAPSHOT_EVERY}). */
+        public Builder<D> checkpointEvery(Schedule value) {
+            return checkpointCondition(CheckpointCondition.of(value));
         }
 
         /** The application's settings, fingerprinted into every disk line (a line of other settings is never restored). */

@@ -1,5 +1,6 @@
 package io.ironloop.examples.blocks.heat;
 
+import io.ironloop.examples.blocks.BlockGrid;
 import io.ironloop.examples.blocks.BlockExample;
 import io.ironloop.runtime.blocks.BlockLayout;
 import io.ironloop.runtime.blocks.Grid2D;
@@ -28,14 +29,26 @@ public final class HeatBlocks implements BlockExample<HeatBlock> {
         this.grid = config.grid().layout(false);
     }
 
-    /** The example of the preset {@code size} ({@code test} or {@code demo}), with {@code steps} if positive. */
+    /** The example of the preset {@code size} ({@code test}, {@code demo} or {@code bench}), with {@code steps} if positive. */
     public static HeatBlocks preset(String size, long steps) {
+        return new HeatBlocks(config(size, steps, 0));
+    }
+
+    /** The example a rank or reference program's options select: the preset, its steps and cells per block edge if given. */
+    public static HeatBlocks of(io.ironloop.examples.blocks.BlockRankOptions options) {
+        return new HeatBlocks(config(options.size(), options.steps().orElse(0), options.cells().orElse(0)));
+    }
+
+    private static HeatBlocksConfig config(String size, long steps, int cells) {
         HeatBlocksConfig c = switch (size) {
             case "test" -> HeatBlocksConfig.test();
             case "demo" -> HeatBlocksConfig.demo();
-            default -> throw new IllegalArgumentException("size must be test or demo, not '" + size + "'");
+            case "bench" -> HeatBlocksConfig.bench();
+            default -> throw new IllegalArgumentException("size must be test, demo or bench, not '" + size + "'");
         };
-        return new HeatBlocks(steps > 0 ? c.toBuilder().steps(steps).build() : c);
+        HeatBlocksConfig.Builder b = HeatBlocksConfig.builder().temperatures(c.hot(), c.cold()).steps(steps > 0 ? steps : c.steps());
+        BlockGrid g = c.grid();
+        return b.grid(cells > 0 ? new BlockGrid(g.blocksX(), g.blocksY(), cells, cells) : g).build();
     }
 
     /** The configuration. */

@@ -12,7 +12,7 @@ import java.util.Set;
  * fixed temperatures of the domain's edges (the north edge {@code hot}, the three others {@code cold}). The
  * field starts at {@code cold}.
  *
- * <p>Two presets: {@link #test()} (a complete run in a fraction of a second) and {@link #demo()}. Two runs end
+ * <p>Three presets: {@link #test()} (a complete run in a fraction of a second), {@link #demo()} and {@link #bench()}. Two runs end
  * bit-identical exactly when their configurations are equal, whatever the number of ranks.
  *
  * @param grid the blocks and their cells
@@ -34,6 +34,16 @@ public record HeatBlocksConfig(BlockGrid grid, long steps, double hot, double co
     /** The demo size: 8 × 8 blocks of 64 × 64 cells (512 × 512), 1000 steps. */
     public static HeatBlocksConfig demo() {
         return new HeatBlocksConfig(new BlockGrid(8, 8, 64, 64), 1000, 1.0, 0.0);
+    }
+
+    /**
+     * The bench size: 8 × 8 blocks of 1024 × 1024 cells (8192 × 8192, 64 Mi cells: 16 Mi cells, 128 MiB of state per
+     * rank on 4 ranks), 30 steps. An iteration takes about 100 ms or more per rank on a 2-core machine running 4 ranks,
+     * the size of the iterations of waLBerla's measurements, so that {@code ironloop bench overhead --app heat} weighs a
+     * snapshot against an iteration of realistic size rather than against the demo's 3 ms.
+     */
+    public static HeatBlocksConfig bench() {
+        return new HeatBlocksConfig(new BlockGrid(8, 8, 1024, 1024), 30, 1.0, 0.0);
     }
 
     /** A builder with no field set. */

@@ -16,6 +16,9 @@ public final class LbmMain {
      * @param args {@code [test|demo] [--steps N]}
      */
     public static void main(String[] args) {
-        BlockReference.main("LbmMain", args, o -> CylinderFlow.preset(o.size(), o.steps().orElse(0)));
+        BlockReference.main("LbmMain", args, o -> {
+            o.refuseCells("lbm");
+            return CylinderFlow.preset(o.size(), o.steps().orElse(0));
+        });
     }
 }

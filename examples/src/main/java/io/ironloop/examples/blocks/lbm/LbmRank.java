@@ -18,6 +18,9 @@ public final class LbmRank {
      * @param args {@code [test|demo] [--steps N] [--pace-ms MS]}
      */
     public static void main(String[] args) {
-        BlockRankMain.main("LbmRank", args, o -> CylinderFlow.preset(o.size(), o.steps().orElse(0)));
+        BlockRankMain.main("LbmRank", args, o -> {
+            o.refuseCells("lbm");
+            return CylinderFlow.preset(o.size(), o.steps().orElse(0));
+        });
     }
 }
