@@ -30,6 +30,21 @@ class CadenceTest {
     }
 
     @Test
+    void with_anotherSchedule_continuesFromTheLastSave() {
+        Cadence c = new Cadence("memory", Schedule.every(100));
+        c.saved(40);
+        Cadence counted = c.with(Schedule.every(4));
+        assertThat(counted.lastSaved()).isEqualTo(40);
+        assertThat(counted.due(41, 41)).isFalse();
+        assertThat(counted.due(44, 44)).as("a count takes its multiples at once").isTrue();
+
+        Cadence timed = c.with(Schedule.everyTime(Duration.ofMillis(50)));
+        assertThat(timed.due(41, 41)).as("a time schedule waits for figures").isFalse();
+        timed.reschedule(TEN_MS, Optional.empty(), HOUR);
+        assertThat(timed.nextIteration()).as("50 ms of 10 ms iterations after the save at 40").isEqualTo(45);
+    }
+
+    @Test
     void adaptive_nextSaveFollowsCostAndMtbf_andWaitsForAFirstCost() {
         Cadence c = new Cadence("memory", Schedule.adaptive());
         assertThat(c.due(0, 0)).as("the first chance is taken: it measures a cost").isTrue();

@@ -46,8 +46,8 @@ public sealed interface RuntimeEvent {
     /**
      * The handshake of a block loop's snapshot, made one iteration after its capture: whether every rank kept
      * it (it is the committed snapshot now), and how long this rank's loop waited for the snapshot's levels
-     * (checksums, partner copies, disk staging) and the agreement. With the capture, what the snapshot cost
-     * the loop's thread.
+     * (checksums, partner copies, disk staging) and the handshake's allreduce (after a failure: the failure
+     * path's agreement). With the capture, what the snapshot cost the loop's thread.
      */
     record Handshake(long iteration, boolean committed, Duration waited) implements RuntimeEvent {
         public Handshake {

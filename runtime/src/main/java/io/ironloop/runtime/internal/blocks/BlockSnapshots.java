@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class BlockSnapshots implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BlockSnapshots.class);
-    /** Handshake proposals; the agreement returns the lowest. */
+    /** Handshake proposals; the handshake's allreduce returns the lowest. */
     private static final long FAILED = 0;
     private static final long NOT_KEPT = 1;
     private static final long KEPT = 2;
