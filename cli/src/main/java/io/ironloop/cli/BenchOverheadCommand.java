@@ -40,7 +40,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
 
     @Option(names = "--jvm-opt", paramLabel = "OPT",
             description = {"Option for every rank JVM (repeatable); replaces the default -Xmx256m -XX:+UseSerialGC",
-                "(heat: -Xmx1g -XX:MaxDirectMemorySize=1g -XX:+UseSerialGC)."})
+                "(heat: -Xmx2g -XX:MaxDirectMemorySize=1g -XX:+UseSerialGC)."})
     List<String> jvmOptions = new ArrayList<>();
 
     @Spec

@@ -65,8 +65,11 @@ public final class OverheadBench {
     static final int RETRIES = 2;
     /** Options of every rank JVM unless the caller gives others. */
     public static final List<String> DEFAULT_RANK_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC");
-    /** Options of every heat rank JVM at the bench size: the state (256 MiB on the heap) and its copies (512 MiB direct). */
-    static final List<String> HEAT_RANK_JVM_OPTIONS = List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g", "-XX:+UseSerialGC");
+    /**
+     * Options of every heat rank JVM at the bench size: the state (256 MiB on the heap: two fields), its copies (512 MiB
+     * direct), and on rank 0 the whole domain (512 MiB) gathered for the result's digest.
+     */
+    static final List<String> HEAT_RANK_JVM_OPTIONS = List.of("-Xmx2g", "-XX:MaxDirectMemorySize=1g", "-XX:+UseSerialGC");
 
     /** The applications the bench runs, at their bench sizes. */
     public enum App {
