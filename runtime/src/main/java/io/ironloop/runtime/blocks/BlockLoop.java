@@ -617,7 +617,13 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
         @Override
         public double sum(ToDoubleFunction<? super B> value) {
-            return BlockCollectives.sum(domain, value);
+            // the handshake of the snapshot in flight rides on the sum when every rank's copy is done by now
+            java.util.OptionalLong flag = snapshots.piggybackFlag();
+            BlockCollectives.FlaggedSum s = BlockCollectives.sum(domain, value, flag);
+            if (flag.isPresent() && s.lowestFlag() != Long.MAX_VALUE) {
+                snapshots.piggybacked(s.lowestFlag());
+            }
+            return s.sum();
         }
 
         @Override

@@ -51,6 +51,11 @@ final class CrashingGroup implements ProcessGroup {
         return c;
     }
 
+    /** How many {@code MIN} allreduces of longs — the handshakes' — this member made. */
+    int handshakeAllreduces() {
+        return handshakes.get();
+    }
+
     /** Crashes this member now, from any thread: its threads stop at their next operation. */
     void die() {
         dead = true;

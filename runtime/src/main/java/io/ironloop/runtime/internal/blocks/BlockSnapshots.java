@@ -59,6 +59,9 @@ public final class BlockSnapshots implements AutoCloseable {
     private static final long FAILED = 0;
     private static final long NOT_KEPT = 1;
     private static final long KEPT = 2;
+    /** A piggybacked flag ({@link #piggybackFlag}): ordered for a minimum, a writer still busy keeps the verdict open. */
+    private static final long FLAG_NOT_READY = 2;
+    private static final long FLAG_KEPT = 3;
 
     private final LevelChain chain;
     private final LoopState loopState;
@@ -95,8 +98,11 @@ public final class BlockSnapshots implements AutoCloseable {
         FAILED
     }
 
-    /** A snapshot captured and being written by the background writer, its handshake not made yet. */
-    private record Pending(long iteration, long startNanos, Future<Long> proposal) {
+    /**
+     * A snapshot captured and being written by the background writer, its handshake not made yet; {@code verdict}
+     * is set when a collective of the step already carried every rank's proposal ({@link #piggybacked}).
+     */
+    private record Pending(long iteration, long startNanos, Future<Long> proposal, Long verdict) {
     }
 
     /** How many snapshots committed so far. */
@@ -132,7 +138,7 @@ public final class BlockSnapshots implements AutoCloseable {
         long bytes = captured.stream().mapToLong(c -> c.bytes().remaining()).sum();
         events.publish(new RuntimeEvent.Snapshotted(RuntimeEvent.StateKind.BLOCKS, iteration, blocking, bytes));
         int owner = domain.worldRank();
-        pending = new Pending(iteration, start, writer.submit(() -> write(owner, iteration, captured)));
+        pending = new Pending(iteration, start, writer.submit(() -> write(owner, iteration, captured)), null);
         return before;
     }
 
@@ -173,7 +179,8 @@ public final class BlockSnapshots implements AutoCloseable {
         }
         Pending p = pending;
         long waitStart = System.nanoTime();
-        long verdict = domain.group().allreduce(await(p), ReduceOp.MIN);
+        long mine = await(p); // also when a piggybacked verdict is known: the levels are not touched while the writer writes
+        long verdict = p.verdict() != null ? p.verdict() : domain.group().allreduce(mine, ReduceOp.MIN);
         Duration waited = Duration.ofNanos(System.nanoTime() - waitStart);
         if (verdict == KEPT) {
             commit(domain, p, waited);
@@ -184,6 +191,33 @@ public final class BlockSnapshots implements AutoCloseable {
             return Verdict.SKIPPED;
         }
         return Verdict.FAILED; // nobody committed it (some proposal was FAILED); abandon forgets it after the agreement
+    }
+
+    /**
+     * The flag this rank adds to a collective its step makes anyway ({@link io.ironloop.runtime.blocks.StepContext#sum})
+     * while a snapshot is in flight without a verdict: its proposal if its writer is done, else "not ready". Every rank
+     * has a snapshot in flight at the same points, so every rank adds one or none.
+     */
+    public java.util.OptionalLong piggybackFlag() {
+        if (pending == null || pending.verdict() != null) {
+            return java.util.OptionalLong.empty();
+        }
+        if (!pending.proposal().isDone()) {
+            return java.util.OptionalLong.of(FLAG_NOT_READY);
+        }
+        long mine = await(pending);
+        return java.util.OptionalLong.of(mine == KEPT ? FLAG_KEPT : mine);
+    }
+
+    /**
+     * The lowest of every rank's {@link #piggybackFlag} from that collective: when no rank's writer was busy, or some
+     * rank could not keep the snapshot, it is the handshake's verdict, applied by {@link #settle} at the end of the
+     * iteration with no allreduce of its own; else {@link #settle} makes the allreduce. Every rank saw the same flags.
+     */
+    public void piggybacked(long lowest) {
+        if (pending != null && pending.verdict() == null && lowest != FLAG_NOT_READY) {
+            pending = new Pending(pending.iteration(), pending.startNanos(), pending.proposal(), lowest == FLAG_KEPT ? KEPT : lowest);
+        }
     }
 
     /** Makes {@code p} the committed snapshot: the levels commit, the blocks and loop globals {@code swap()}. */
