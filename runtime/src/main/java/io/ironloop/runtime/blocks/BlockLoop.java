@@ -517,14 +517,19 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         if (schedule instanceof Schedule.Never) {
             throw new IllegalArgumentException("a block loop recovers from its in-memory snapshots: give a count, a time or adaptive, not never");
         }
-        if (mtbf.isZero() || mtbf.isNegative()) {
-            throw new IllegalArgumentException("the MTBF must be positive, not " + mtbf);
-        }
+        positive(mtbf);
         if (!mtbf.equals(snapshotMtbf.configured())) {
             snapshotMtbf = MtbfEstimate.learning(mtbf, System::nanoTime);
         }
         snapshotCadence = snapshotCadence.with(schedule);
         rescheduleDue = true;
+    }
+
+    private static Duration positive(Duration mtbf) {
+        if (mtbf.isZero() || mtbf.isNegative()) {
+            throw new IllegalArgumentException("the MTBF must be positive, not " + mtbf);
+        }
+        return mtbf;
     }
 
     /** How many times this loop recovered inside the job. */
@@ -689,10 +694,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         /** {@link #snapshots(Schedule)} with the MTBF an adaptive schedule assumes instead of {@code MTBF}. */
         public Builder<B> snapshots(Schedule value, Duration mtbf) {
             snapshots(value);
-            if (mtbf.isZero() || mtbf.isNegative()) {
-                throw new IllegalArgumentException("the MTBF must be positive, not " + mtbf);
-            }
-            this.snapshotMtbf = mtbf;
+            this.snapshotMtbf = positive(mtbf);
             return this;
         }
 
