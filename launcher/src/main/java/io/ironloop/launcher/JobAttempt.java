@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Units;
+import io.ironloop.group.launch.FreePorts;
 import io.ironloop.launcher.rank.LauncherLink;
 import java.io.IOException;
 import java.time.Duration;
@@ -23,7 +24,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * One attempt of a job: starts every rank, then handles the supervisor's inputs one at a time until every
@@ -165,13 +165,12 @@ final class JobAttempt {
 
     private void start() {
         LaunchSpec spec = job.spec();
-        List<Integer> ports;
+        String peers;
         try {
-            ports = FreePorts.allocate(size);
+            peers = FreePorts.loopbackPeers(FreePorts.allocate(size));
         } catch (IOException e) {
             throw new LaunchException("cannot find " + size + " free loopback ports for the ranks: " + e.getMessage(), e);
         }
-        String peers = ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
         job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
                 fields("attempt", attempt, "peers", peers));
         RankHosts hosts = RankHosts.of(spec);

@@ -1,16 +1,18 @@
 package io.ironloop.launcher;
 
 import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.group.launch.RankCommand;
 import io.ironloop.launcher.rank.RankBootstrap;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * How one attempt starts its rank JVMs: the command line (directly {@code java}, no shell, with
- * {@code -Dironloop.rank=R -Dironloop.job=ID}, then {@link RankBootstrap} and the application) and the
- * environment of each rank ({@link LaunchEnvironment}'s variables over the spec's own). Immutable.
+ * How one attempt starts its rank JVMs: the group's {@link RankCommand} (directly {@code java}, no shell, with
+ * {@code -Dironloop.rank=R -Dironloop.job=ID}) whose main class is {@link RankBootstrap}, then the application;
+ * and the environment of each rank ({@link LaunchEnvironment}'s variables over the spec's own). Immutable.
  *
  * @param jobId the job id
  * @param secretFile the job secret file
@@ -23,29 +25,24 @@ import java.util.Map;
 record RankInvocation(String jobId, String secretFile, String control, String classpath, LaunchSpec spec, int attempt,
         String peers) {
 
+    private RankCommand rankCommand() {
+        List<String> main = new ArrayList<>();
+        main.add(RankBootstrap.class.getName());
+        main.add(spec.application().mainClass());
+        main.addAll(spec.arguments());
+        return new RankCommand(spec.javaExecutable(), spec.jvmOptions(), classpath, main, jobId, spec.worldSize(), peers,
+                Path.of(secretFile));
+    }
+
     /** The command line of rank {@code rank}. */
     List<String> command(int rank) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(spec.javaExecutable().toString());
-        cmd.addAll(spec.jvmOptions());
-        cmd.add("-D" + LaunchEnvironment.RANK_PROPERTY + "=" + rank);
-        cmd.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + jobId);
-        cmd.add("-cp");
-        cmd.add(classpath);
-        cmd.add(RankBootstrap.class.getName());
-        cmd.add(spec.application().mainClass());
-        cmd.addAll(spec.arguments());
-        return cmd;
+        return rankCommand().command(rank);
     }
 
     /** The environment of rank {@code rank}, on host {@code host}, on {@code site} when the launcher fakes sites. */
     Map<String, String> environment(int rank, String host, java.util.Optional<String> site) {
         Map<String, String> env = new LinkedHashMap<>(spec.environment());
-        env.put(LaunchEnvironment.RANK, Integer.toString(rank));
-        env.put(LaunchEnvironment.SIZE, Integer.toString(spec.worldSize()));
-        env.put(LaunchEnvironment.JOB, jobId);
-        env.put(LaunchEnvironment.PEERS, peers);
-        env.put(LaunchEnvironment.SECRET_FILE, secretFile);
+        env.putAll(rankCommand().environment(rank));
         env.put(LaunchEnvironment.ATTEMPT, Integer.toString(attempt));
         env.put(LaunchEnvironment.LAUNCHER, control);
         env.put(LaunchEnvironment.SPARES, Integer.toString(spec.spares()));

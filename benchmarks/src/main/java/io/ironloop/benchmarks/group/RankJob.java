@@ -1,10 +1,10 @@
 package io.ironloop.benchmarks.group;
 
+import io.ironloop.group.launch.FreePorts;
+import io.ironloop.group.launch.RankCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +12,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +28,6 @@ import java.util.function.BooleanSupplier;
  * themselves when this JVM dies (their standard input closes).
  */
 public final class RankJob implements AutoCloseable {
-    private static final Random PORTS = new Random();
-
     private final List<Process> processes = new ArrayList<>();
     private final List<List<String>> lines = new ArrayList<>();
     private final Set<Integer> failedOnPurpose = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -64,31 +60,20 @@ public final class RankJob implements AutoCloseable {
      * @param jvmOptions options before the main class (heap, collector, JIT)
      */
     public RankJob(int n, String job, Path logs, List<String> jvmOptions, Class<?> main, List<String> args) throws IOException {
-        int[] ports = freePorts(n);
         Path secret = logs.resolve(job + ".secret");
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         Files.writeString(secret, HexFormat.of().formatHex(key));
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
-        StringBuilder peers = new StringBuilder();
-        for (int p : ports) {
-            peers.append(peers.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.add("-Djava.net.preferIPv4Stack=true");
+        List<String> mainAndArgs = new ArrayList<>(List.of(main.getName()));
+        mainAndArgs.addAll(args);
+        RankCommand ranks = RankCommand.thisJvm(options, job, FreePorts.allocate(n), secret, mainAndArgs);
         reaper = new Thread(this::destroyAll, "bench-group-reaper-" + job);
         Runtime.getRuntime().addShutdownHook(reaper);
         for (int r = 0; r < n; r++) {
-            List<String> cmd = new ArrayList<>(List.of(java));
-            cmd.addAll(jvmOptions);
-            cmd.addAll(List.of("-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
-                    "-cp", System.getProperty("java.class.path"), main.getName()));
-            cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().put("IRONLOOP_RANK", String.valueOf(r));
-            pb.environment().put("IRONLOOP_SIZE", String.valueOf(n));
-            pb.environment().put("IRONLOOP_JOB", job);
-            pb.environment().put("IRONLOOP_PEERS", peers.toString());
-            pb.environment().put("IRONLOOP_SECRET_FILE", secret.toString());
+            ProcessBuilder pb = ranks.processBuilder(r);
             pb.redirectError(logs.resolve(job + "-rank" + r + ".log").toFile());
             Process p = pb.start();
             processes.add(p);
@@ -195,38 +180,6 @@ public final class RankJob implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(reaper);
         } catch (IllegalStateException shuttingDown) {
             // the hook is running or about to
-        }
-    }
-
-    /**
-     * {@code n} distinct free loopback ports below Linux's ephemeral range (32768 and up), so no outgoing
-     * connection takes one before its rank binds it, and clear of each other's FD_SOCK2 side port (+100).
-     */
-    static synchronized int[] freePorts(int n) throws IOException {
-        int[] ports = new int[n];
-        Set<Integer> taken = new HashSet<>();
-        for (int i = 0; i < n; i++) {
-            for (int attempt = 0; ; attempt++) {
-                int p = 20000 + PORTS.nextInt(12000);
-                if (taken.contains(p) || taken.contains(p - 100) || taken.contains(p + 100) || !free(p) || !free(p + 100)) {
-                    if (attempt > 10_000) {
-                        throw new IOException("no free loopback ports between 20000 and 32100");
-                    }
-                    continue;
-                }
-                ports[i] = p;
-                taken.add(p);
-                break;
-            }
-        }
-        return ports;
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException busy) {
-            return false;
         }
     }
 }

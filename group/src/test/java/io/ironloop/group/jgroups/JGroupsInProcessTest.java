@@ -1,5 +1,6 @@
 package io.ironloop.group.jgroups;
 
+import io.ironloop.group.launch.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
@@ -21,7 +22,7 @@ class JGroupsInProcessTest {
 
     @Test
     void collectives_threeMembersOverJGroups_bitIdentical() throws Exception {
-        int[] ports = LocalJob.freePorts(3);
+        int[] ports = FreePorts.allocate(3);
         Path secret = LocalJob.secret(dir, "s", 1);
         int n = 300_000; // larger than a reduction chunk
         List<String> res = Ranks.run(3, r -> {
@@ -46,7 +47,7 @@ class JGroupsInProcessTest {
      */
     @Test
     void bulkSend_arrivesInAPooledDirectBuffer_andARecycledBufferIsReused() throws Exception {
-        int[] ports = LocalJob.freePorts(2);
+        int[] ports = FreePorts.allocate(2);
         Path secret = LocalJob.secret(dir, "s", 3);
         int size = (3 << 20) + 12_345;
         List<String> res = Ranks.run(2, r -> {
@@ -96,7 +97,7 @@ class JGroupsInProcessTest {
      */
     @Test
     void formation_rankZeroStartsLast_othersWaitAndRankZeroLeads() throws Exception {
-        int[] ports = LocalJob.freePorts(3);
+        int[] ports = FreePorts.allocate(3);
         Path secret = LocalJob.secret(dir, "s", 2);
         List<String> res = Ranks.run(3, r -> {
             if (r == 0) {

@@ -1,5 +1,6 @@
 package io.ironloop.group.jgroups;
 
+import io.ironloop.group.launch.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,7 +38,7 @@ class SecurityTest {
 
     @Test
     void join_withoutTheSecret_refusedAndGroupUnaffected() throws Exception {
-        int[] ports = LocalJob.freePorts(2);
+        int[] ports = FreePorts.allocate(2);
         Path secret = LocalJob.secret(dir, "good", 1);
         Path wrong = LocalJob.secret(dir, "wrong", 2);
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -47,7 +48,7 @@ class SecurityTest {
             ProcessGroup g0 = r0.get(30, TimeUnit.SECONDS);
             ProcessGroup g1 = r1.get(30, TimeUnit.SECONDS);
             try {
-                int[] intruderPorts = {ports[0], LocalJob.freePorts(1)[0]};
+                int[] intruderPorts = {ports[0], FreePorts.allocate(1)[0]};
                 assertThatThrownBy(() -> LocalJob.join(1, intruderPorts, "sec", wrong, GroupConfig.builder().joinTimeout(Duration.ofSeconds(3))))
                         .isInstanceOf(IronloopException.class).hasMessageContaining("only ranks [1] of 2 joined job sec");
                 assertThat(Diagnostics.counts(g0).refusedConnections()).isPositive();
@@ -72,7 +73,7 @@ class SecurityTest {
 
     @Test
     void forgedMessage_fromProcessWithoutSecret_droppedAndLogged() throws Exception {
-        int[] ports = LocalJob.freePorts(2);
+        int[] ports = FreePorts.allocate(2);
         Path secret = LocalJob.secret(dir, "good", 3);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -116,7 +117,7 @@ class SecurityTest {
 
     @Test
     void forgedDataFrame_fromProcessWithoutSecret_droppedAndLogged() throws Exception {
-        int[] ports = LocalJob.freePorts(2);
+        int[] ports = FreePorts.allocate(2);
         Path secret = LocalJob.secret(dir, "good", 5);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -166,7 +167,7 @@ class SecurityTest {
     void secretFile_readableByOthers_configurationException() throws Exception {
         Path f = LocalJob.secret(dir, "open", 4);
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
-        assertThatThrownBy(() -> LocalJob.join(0, LocalJob.freePorts(1), "open", f, GroupConfig.builder()))
+        assertThatThrownBy(() -> LocalJob.join(0, FreePorts.allocate(1), "open", f, GroupConfig.builder()))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("chmod 600");
     }
 }

@@ -106,7 +106,7 @@ class JobSecretTest {
             Files.setPosixFilePermissions(f, perms);
             String expected = messageOf(() -> JobSecret.load(f));
             String job = "unsafe" + i;
-            assertThatThrownBy(() -> LocalJob.join(0, LocalJob.freePorts(1), job, f, GroupConfig.builder()))
+            assertThatThrownBy(() -> LocalJob.join(0, FreePorts.allocate(1), job, f, GroupConfig.builder()))
                     .as(PosixFilePermissions.toString(perms)).isInstanceOf(ConfigurationException.class).hasMessage(expected);
         }
     }

@@ -1,5 +1,7 @@
 package io.ironloop.group.process;
 
+import io.ironloop.group.launch.FreePorts;
+import io.ironloop.group.launch.RankCommand;
 import io.ironloop.group.jgroups.LocalJob;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,23 +21,16 @@ final class ChildJob implements AutoCloseable {
     final List<List<String>> lines = new ArrayList<>();
 
     ChildJob(int n, String job, Path dir, String... args) throws IOException {
-        int[] ports = LocalJob.freePorts(n);
         Path secret = LocalJob.secret(dir, "secret-" + job, job.hashCode());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> main = new ArrayList<>(List.of(RankMain.class.getName()));
+        main.addAll(List.of(args));
+        RankCommand ranks = RankCommand.thisJvm(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-Djava.net.preferIPv4Stack=true",
+                // timestamps, and the agreement's and membership's decisions, for post-mortems of failures
+                "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                "-Dorg.slf4j.simpleLogger.log.io.ironloop.group.internal.Agreement=debug"), job, FreePorts.allocate(n), secret, main);
         for (int r = 0; r < n; r++) {
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                    "-Dironloop.rank=" + r, "-Dironloop.job=" + job, "-Djava.net.preferIPv4Stack=true",
-                    // timestamps, and the agreement's and membership's decisions, for post-mortems of failures
-                    "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-                    "-Dorg.slf4j.simpleLogger.log.io.ironloop.group.internal.Agreement=debug",
-                    "-cp", System.getProperty("java.class.path"), RankMain.class.getName()));
-            cmd.addAll(List.of(args));
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().put("IRONLOOP_RANK", String.valueOf(r));
-            pb.environment().put("IRONLOOP_SIZE", String.valueOf(n));
-            pb.environment().put("IRONLOOP_JOB", job);
-            pb.environment().put("IRONLOOP_PEERS", LocalJob.peers(ports));
-            pb.environment().put("IRONLOOP_SECRET_FILE", secret.toString());
+            ProcessBuilder pb = ranks.processBuilder(r);
             Path logs = Path.of("target", "child-logs");
             Files.createDirectories(logs);
             pb.redirectError(logs.resolve(job + "-" + System.currentTimeMillis() + "-rank" + r + ".log").toFile());

@@ -1,5 +1,6 @@
 package io.ironloop.group.internal.jgroups;
 
+import io.ironloop.group.launch.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.group.GroupConfig;
@@ -44,7 +45,7 @@ class CollectiveCloseTest {
         Random random = new Random(20);
         for (int round = 0; round < 3; round++) {
             int n = 4;
-            int[] ports = LocalJob.freePorts(n);
+            int[] ports = FreePorts.allocate(n);
             Path secretFile = LocalJob.secret(dir, "s" + round, round);
             JobSecret secret = JobSecret.load(secretFile);
             String job = "close" + round;
@@ -53,7 +54,7 @@ class CollectiveCloseTest {
                 delays[r] = random.nextInt(30); // members reach close() in a random order, a few ms apart
             }
             List<Long> closeMillis = Ranks.run(n, r -> {
-                GroupConfig config = GroupConfig.builder().peers(LocalJob.peers(ports)).secretFile(secretFile)
+                GroupConfig config = GroupConfig.builder().peers(FreePorts.loopbackPeers(ports)).secretFile(secretFile)
                         .joinTimeout(Duration.ofSeconds(20)).build();
                 JGroupsTransport transport = JGroupsTransport.create(RankEnvironment.explicit(r, n, job), config, secret);
                 ProcessGroup group = new Session(transport, GroupListener.NONE).start();

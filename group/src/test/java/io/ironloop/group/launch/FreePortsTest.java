@@ -1,22 +1,28 @@
-package io.ironloop.launcher;
+package io.ironloop.group.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FreePortsTest {
     @Test
     void allocate_sixteen_distinctBelowEphemeralRangeAndClearOfEachOthersSidePorts() throws Exception {
-        List<Integer> ports = FreePorts.allocate(16);
+        int[] ports = FreePorts.allocate(16);
 
-        assertThat(ports).hasSize(16).doesNotHaveDuplicates().allSatisfy(p -> assertThat(p).isBetween(FreePorts.LOW, FreePorts.HIGH));
+        assertThat(ports).hasSize(16).doesNotHaveDuplicates();
+        assertThat(Arrays.stream(ports)).allSatisfy(p -> assertThat(p).isBetween(FreePorts.LOW, FreePorts.HIGH));
         Set<Integer> bound = new HashSet<>();
         for (int p : ports) {
             assertThat(bound.add(p)).as("port %d is another rank's port or side port", p).isTrue();
             assertThat(bound.add(p + FreePorts.SIDE_OFFSET)).as("side port of %d is taken", p).isTrue();
         }
+    }
+
+    @Test
+    void loopbackPeers_listsEveryPortInRankOrder() {
+        assertThat(FreePorts.loopbackPeers(new int[] {20001, 20500})).isEqualTo("127.0.0.1:20001,127.0.0.1:20500");
     }
 }
