@@ -5,6 +5,7 @@ import io.ironloop.launcher.Application;
 import io.ironloop.launcher.Fault;
 import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
+import io.ironloop.launcher.RestartStrategy;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
 import io.ironloop.cli.view.OptionalPort;
@@ -118,9 +119,24 @@ final class RunCommand implements Callable<Integer> {
                     + " (consecutive ranks share a site), for site protection on one machine (docs/sites.md; default: none set).")
     Integer fakeSites;
 
-    @Option(names = "--restarts", paramLabel = "K", defaultValue = "0",
-            description = "Relaunch the whole job up to K times after a failure (default: ${DEFAULT-VALUE}).")
-    int restarts;
+    @Option(names = "--restarts", paramLabel = "K",
+            description = "Relaunch the whole job up to K times after a failure (default: 0; unlimited with"
+                    + " --restart-strategy failure-rate).")
+    Integer restarts;
+
+    @Option(names = "--restart-strategy", paramLabel = "NAME", defaultValue = RestartStrategy.ExponentialDelay.NAME,
+            description = "When to relaunch, as in Flink: exponential-delay (--backoff doubling up to --max-backoff),"
+                    + " fixed-delay (--backoff every time) or failure-rate (--backoff every time while at most"
+                    + " --max-failures-per-interval failures fall within --failure-rate-interval) (default: ${DEFAULT-VALUE}).")
+    String restartStrategy;
+
+    @Option(names = "--max-failures-per-interval", paramLabel = "N", defaultValue = "1",
+            description = "failure-rate: failures allowed within --failure-rate-interval (default: ${DEFAULT-VALUE}).")
+    int maxFailuresPerInterval;
+
+    @Option(names = "--failure-rate-interval", paramLabel = "DURATION", defaultValue = "1m", converter = DurationConverter.class,
+            description = "failure-rate: the sliding window the failures are counted in (default: ${DEFAULT-VALUE}).")
+    Duration failureRateInterval;
 
     @Option(names = "--params", paramLabel = "FILE",
             description = "Parameter file (JSON); ranks get its absolute path as IRONLOOP_PARAMS.")
@@ -172,11 +188,12 @@ final class RunCommand implements Callable<Integer> {
     Duration settle;
 
     @Option(names = "--backoff", paramLabel = "DURATION", defaultValue = "500ms", converter = DurationConverter.class,
-            description = "Delay before the first restart; doubles for each further one (default: ${DEFAULT-VALUE}).")
+            description = "Delay before the first restart; doubles for each further one with exponential-delay, the same"
+                    + " every time with fixed-delay and failure-rate (default: ${DEFAULT-VALUE}).")
     Duration backoff;
 
     @Option(names = "--max-backoff", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-            description = "Cap of the restart delay (default: ${DEFAULT-VALUE}).")
+            description = "Cap of the exponential-delay restart delay (default: ${DEFAULT-VALUE}).")
     Duration maxBackoff;
 
     @Option(names = "--storm-limit", paramLabel = "N", defaultValue = "3",
@@ -233,10 +250,15 @@ final class RunCommand implements Callable<Integer> {
     private LaunchSpec spec(PrintStream out, PrintStream err) {
         try {
             Path cwd = Path.of("").toAbsolutePath();
-            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).spares(spares).restarts(restarts).workingDirectory(cwd)
+            LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).spares(spares).workingDirectory(cwd)
                     .out(out).err(err)
                     .application(Application.of(application, cwd)).arguments(arguments)
-                    .grace(grace).settle(settle).fresh(fresh).backoff(backoff).maxBackoff(maxBackoff).stormLimit(stormLimit);
+                    .grace(grace).settle(settle).fresh(fresh).stormLimit(stormLimit)
+                    .restartStrategy(RestartStrategy.of(restartStrategy, backoff, maxBackoff, maxFailuresPerInterval,
+                            failureRateInterval));
+            if (restarts != null) {
+                b.restarts(restarts);
+            }
             classpath.forEach(b::classpath);
             jvmOptions.forEach(b::jvmOption);
             for (String f : fails) {

@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * Tells a deterministic failure from one worth a restart, from the error a rank reported: a configuration
- * error is never retried, and neither is an error that repeats — the same exception with the same message
- * at the same iteration as in the attempt before, which a restart from the same checkpoint would only
+ * error is never retried, and neither is an error that repeats — the same rank throwing the same exception with
+ * the same message at the same iteration as in the attempt before, which a restart from the same checkpoint would only
  * reproduce. A crash, a kill or a lost rank (no error reported) is left to {@link RestartPolicy}. Used by
  * the supervisor thread.
  */

@@ -65,8 +65,7 @@ public final class LaunchSpec {
     private final Duration grace;
     private final Duration settle;
     private final boolean fresh;
-    private final Duration backoff;
-    private final Duration maxBackoff;
+    private final RestartStrategy restartStrategy;
     private final int stormLimit;
     private final Path workingDirectory;
     private final Path javaExecutable;
@@ -82,7 +81,8 @@ public final class LaunchSpec {
         fakeHosts = b.fakeHosts == null ? OptionalInt.empty() : OptionalInt.of(b.fakeHosts);
         fakeSites = b.fakeSites == null ? OptionalInt.empty() : OptionalInt.of(b.fakeSites);
         recoveryDeadline = b.recoveryDeadline == null ? defaultRecoveryDeadline() : b.recoveryDeadline;
-        restarts = b.restarts == null ? 0 : b.restarts;
+        restartStrategy = b.restartStrategy();
+        restarts = b.restarts != null ? b.restarts : restartStrategy instanceof RestartStrategy.FailureRate ? Integer.MAX_VALUE : 0;
         application = b.application;
         arguments = List.copyOf(b.arguments);
         classpath = List.copyOf(b.classpath);
@@ -98,8 +98,6 @@ public final class LaunchSpec {
         grace = b.grace == null ? DEFAULT_GRACE : b.grace;
         settle = b.settle == null ? DEFAULT_SETTLE : b.settle;
         fresh = b.fresh;
-        backoff = b.backoff == null ? DEFAULT_BACKOFF : b.backoff;
-        maxBackoff = b.maxBackoff == null ? DEFAULT_MAX_BACKOFF : b.maxBackoff;
         stormLimit = b.stormLimit == null ? DEFAULT_STORM_LIMIT : b.stormLimit;
         javaExecutable = b.javaExecutable == null
                 ? Path.of(System.getProperty("java.home"), "bin", "java") : b.javaExecutable;
@@ -261,14 +259,9 @@ public final class LaunchSpec {
         return fresh;
     }
 
-    /** Delay before the first restart. */
-    public Duration backoff() {
-        return backoff;
-    }
-
-    /** Cap of the restart delay. */
-    public Duration maxBackoff() {
-        return maxBackoff;
+    /** When to relaunch after a failure ({@code --restart-strategy}): by default an exponential delay. */
+    public RestartStrategy restartStrategy() {
+        return restartStrategy;
     }
 
     /** Consecutive failed attempts at the same iteration that stop restarting. */
@@ -338,6 +331,7 @@ public final class LaunchSpec {
         private boolean fresh;
         private Duration backoff;
         private Duration maxBackoff;
+        private RestartStrategy restartStrategy;
         private Integer stormLimit;
         private Path workingDirectory;
         private Path javaExecutable;
@@ -545,6 +539,22 @@ public final class LaunchSpec {
             return this;
         }
 
+        /**
+         * When to relaunch after a failure; without it, an {@link RestartStrategy.ExponentialDelay} from
+         * {@link #backoff} and {@link #maxBackoff}. With a {@link RestartStrategy.FailureRate} and no
+         * {@link #restarts}, restarts are unlimited.
+         */
+        public Builder restartStrategy(RestartStrategy s) {
+            once(restartStrategy, "restart strategy");
+            restartStrategy = java.util.Objects.requireNonNull(s, "restart strategy");
+            return this;
+        }
+
+        private RestartStrategy restartStrategy() {
+            return restartStrategy != null ? restartStrategy : new RestartStrategy.ExponentialDelay(
+                    backoff == null ? DEFAULT_BACKOFF : backoff, maxBackoff == null ? DEFAULT_MAX_BACKOFF : maxBackoff);
+        }
+
         /** Delay before the first restart (doubling after). */
         public Builder backoff(Duration d) {
             once(backoff, "backoff");
@@ -663,10 +673,13 @@ public final class LaunchSpec {
                     }
                 }
             }
-            Duration b = backoff == null ? DEFAULT_BACKOFF : backoff;
-            Duration m = maxBackoff == null ? DEFAULT_MAX_BACKOFF : maxBackoff;
-            if (m.compareTo(b) < 0) {
-                throw new IllegalStateException("the maximum backoff " + m + " is below the backoff " + b);
+            if (restartStrategy != null && (backoff != null || maxBackoff != null)) {
+                throw new IllegalStateException("give the delays in the restart strategy, not also as backoff and maximum backoff");
+            }
+            try {
+                restartStrategy();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(e.getMessage(), e);
             }
             return new LaunchSpec(this);
         }

@@ -112,10 +112,13 @@ public final class Launcher {
                     spec, queue, timeline, faults, log, processes, reaper);
             timeline.supervisor(started, 0, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_STARTED,
                     fields("job", jobId, "ranks", spec.ranks(), "spares", spec.spares() > 0 ? spec.spares() : null,
-                            "restarts", spec.restarts(), "control", control.hostPort(), "main", spec.application().mainClass()));
+                            "restarts", spec.restarts() == Integer.MAX_VALUE ? "unlimited" : spec.restarts(),
+                            "restart_strategy", spec.restarts() > 0 ? spec.restartStrategy().describe() : null, "control", control.hostPort(), "main", spec.application().mainClass()));
             log.info("job " + jobId + ": " + spec.ranks() + " rank" + (spec.ranks() == 1 ? "" : "s")
                     + (spec.spares() > 0 ? " + " + spec.spares() + " spare" + (spec.spares() == 1 ? "" : "s") : "") + " of "
-                    + spec.application().mainClass() + (spec.restarts() > 0 ? ", up to " + spec.restarts() + " restarts" : ""));
+                    + spec.application().mainClass() + (spec.restarts() == 0 ? ""
+                            : spec.restarts() == Integer.MAX_VALUE ? ", restarts: " + spec.restartStrategy().describe()
+                            : ", up to " + spec.restarts() + " restarts, " + spec.restartStrategy().describe()));
             Ending end = supervise(job);
             timeline.supervisor(end.attempts() - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_FINISHED,
                     fields("status", end.status(), "attempts", end.attempts(), "relaunches", end.attempts() - 1,
@@ -143,7 +146,7 @@ public final class Launcher {
     }
 
     private Ending supervise(JobAttempt.Job job) {
-        RestartPolicy policy = new RestartPolicy(spec.restarts(), spec.backoff(), spec.maxBackoff(), spec.stormLimit());
+        RestartPolicy policy = new RestartPolicy(spec.restarts(), spec.restartStrategy(), spec.stormLimit());
         FailureVerdict verdict = new FailureVerdict();
         int recoveries = 0;
         for (int attempt = 0; ; attempt++) {
@@ -162,7 +165,8 @@ public final class Launcher {
                 return finished(job, attempts, outcome.online(), recoveries);
             }
             String failure = outcome.cause();
-            Optional<String> storm = policy.recordFailure(outcome);
+            Instant failedAt = Instant.now();
+            Optional<String> storm = policy.recordFailure(outcome, failedAt);
             Optional<String> deterministic = verdict.deterministic(outcome);
             if (deterministic.isPresent()) {
                 job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.DETERMINISTIC_FAILURE,
@@ -170,9 +174,10 @@ public final class Launcher {
                 return new Ending(outcome.status(), attempts, recoveries, "job " + job.id() + " failed in attempt " + attempt + ": "
                         + deterministic.get());
             }
-            if (!policy.mayRestartAfter(attempt)) {
+            Optional<String> refusal = policy.refusal(attempt, failedAt);
+            if (refusal.isPresent()) {
                 return new Ending(outcome.status(), attempts, recoveries, "job " + job.id() + " failed in attempt " + attempt + ": "
-                        + failure + (spec.restarts() > 0 ? "; no restarts left (--restarts " + spec.restarts() + ")" : ""));
+                        + failure + (refusal.get().isEmpty() ? "" : "; " + refusal.get()));
             }
             if (storm.isPresent()) {
                 log.error(storm.get());
@@ -182,7 +187,8 @@ public final class Launcher {
             }
             Duration delay = policy.delayBefore(attempt + 1);
             log.info("attempt " + attempt + " failed (" + failure + "); restarting in " + Units.formatDuration(delay)
-                    + " (restart " + (attempt + 1) + " of " + spec.restarts() + ")");
+                    + " (restart " + (attempt + 1) + (spec.restarts() == Integer.MAX_VALUE ? "" : " of " + spec.restarts())
+                    + ", " + spec.restartStrategy().name() + ")");
             job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.RESTART_SCHEDULED,
                     fields("next_attempt", attempt + 1, "delay_ms", delay.toMillis(), "after", failure));
             Optional<LauncherSignal> signal = backoff(delay, job, attempt);

@@ -29,9 +29,9 @@ record RankError(int rank, String exception, String message, boolean configurati
                 lastIteration >= 0 ? OptionalLong.of(lastIteration) : OptionalLong.empty()));
     }
 
-    /** Whether {@code other} is the same error: same exception and message at the same iteration. */
+    /** Whether {@code other} is the same error: the same rank, exception and message at the same iteration. */
     boolean sameAs(RankError other) {
-        return exception.equals(other.exception) && message.equals(other.message) && iteration.equals(other.iteration);
+        return rank == other.rank && exception.equals(other.exception) && message.equals(other.message) && iteration.equals(other.iteration);
     }
 
     /**

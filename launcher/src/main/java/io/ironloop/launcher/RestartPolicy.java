@@ -1,50 +1,68 @@
 package io.ironloop.launcher;
 
+import io.ironloop.config.Units;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * When to relaunch a failed job: at most {@code restarts} times, after an exponentially growing delay,
- * and not at all once the same failure repeats — {@code stormLimit} consecutive failed attempts that
- * reached the same highest iteration (or none) without an injected fault. Used by the supervisor thread.
+ * When to relaunch a failed job: at most {@code restarts} times, after the {@link RestartStrategy}'s delay,
+ * while the strategy's failure rate allows it, and not at all once the same failure repeats —
+ * {@code stormLimit} consecutive failed attempts that reached the same highest iteration (or none) without an
+ * injected fault. Used by the supervisor thread.
  */
 final class RestartPolicy {
     private final int restarts;
-    private final Duration backoff;
-    private final Duration maxBackoff;
+    private final RestartStrategy strategy;
     private final int stormLimit;
     private final Deque<OptionalLong> recent = new ArrayDeque<>();
+    private final Deque<Instant> failures = new ArrayDeque<>();
 
-    RestartPolicy(int restarts, Duration backoff, Duration maxBackoff, int stormLimit) {
+    RestartPolicy(int restarts, RestartStrategy strategy, int stormLimit) {
         this.restarts = restarts;
-        this.backoff = backoff;
-        this.maxBackoff = maxBackoff;
+        this.strategy = strategy;
         this.stormLimit = stormLimit;
     }
 
-    /** Whether the attempt after {@code attempt} (0-based) is allowed. */
-    boolean mayRestartAfter(int attempt) {
-        return attempt < restarts;
+    /**
+     * Why the attempt after {@code attempt} (0-based), which failed at {@code failedAt} ({@link #recordFailure}),
+     * is not allowed, if it is not: no restarts left, or more failures within the failure-rate interval than
+     * the strategy allows.
+     */
+    Optional<String> refusal(int attempt, Instant failedAt) {
+        if (attempt >= restarts) {
+            return Optional.of(restarts > 0 ? "no restarts left (--restarts " + restarts + ")" : "");
+        }
+        if (strategy instanceof RestartStrategy.FailureRate rate) {
+            Instant from = failedAt.minus(rate.interval());
+            while (!failures.isEmpty() && !failures.peekFirst().isAfter(from)) {
+                failures.removeFirst(); // out of the window for good: failures are recorded in time order
+            }
+            long within = failures.size();
+            if (within > rate.maxFailures()) {
+                return Optional.of(within + " failures within " + Units.formatDuration(rate.interval())
+                        + ", more than the " + rate.maxFailures() + " that --restart-strategy " + rate.describe() + " allows");
+            }
+        }
+        return Optional.empty();
     }
 
-    /** The delay before starting attempt {@code next} (1 or more): backoff × 2^(next−1), capped. */
+    /** The delay before starting attempt {@code next} (1 or more). */
     Duration delayBefore(int next) {
-        Duration d = backoff;
-        for (int i = 1; i < next && d.compareTo(maxBackoff) < 0; i++) {
-            d = d.multipliedBy(2);
-        }
-        return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
+        return strategy.delayBefore(next);
     }
 
     /**
      * Records a failed attempt.
      *
+     * @param failedAt when it failed (for the failure rate)
      * @return a message when this failure completes a restart storm
      */
-    Optional<String> recordFailure(AttemptOutcome outcome) {
+    Optional<String> recordFailure(AttemptOutcome outcome, Instant failedAt) {
+        failures.addLast(failedAt);
         if (outcome.injected()) {
             recent.clear();
             return Optional.empty();

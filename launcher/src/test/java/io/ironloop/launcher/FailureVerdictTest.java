@@ -39,6 +39,16 @@ class FailureVerdictTest {
     }
 
     @Test
+    void sameErrorOnAnotherRank_isRetried() {
+        FailureVerdict verdict = new FailureVerdict();
+        RankError on1 = new RankError(1, "java.lang.IllegalStateException", "boom", false, OptionalLong.of(4));
+        RankError on2 = new RankError(2, "java.lang.IllegalStateException", "boom", false, OptionalLong.of(4));
+        assertThat(verdict.deterministic(failed(Optional.of(on1), false))).isEmpty();
+        assertThat(verdict.deterministic(failed(Optional.of(on2), false))).isEmpty();
+        assertThat(verdict.deterministic(failed(Optional.of(on2), false))).isPresent();
+    }
+
+    @Test
     void sameErrorAtAnotherIteration_isRetried() {
         FailureVerdict verdict = new FailureVerdict();
         RankError at4 = new RankError(1, "java.lang.IllegalStateException", "boom", false, OptionalLong.of(4));

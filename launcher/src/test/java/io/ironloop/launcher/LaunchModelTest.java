@@ -85,32 +85,6 @@ class LaunchModelTest {
     }
 
     @Test
-    void restartPolicy_backoffDoublesAndIsCapped() {
-        RestartPolicy p = new RestartPolicy(10, Duration.ofMillis(500), Duration.ofSeconds(3), 3);
-        assertThat(List.of(p.delayBefore(1), p.delayBefore(2), p.delayBefore(3), p.delayBefore(4), p.delayBefore(9)))
-                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), Duration.ofSeconds(3));
-        assertThat(p.mayRestartAfter(9)).isTrue();
-        assertThat(p.mayRestartAfter(10)).isFalse();
-    }
-
-    @Test
-    void restartPolicy_stormOnlyForRepeatedFailuresAtTheSameIteration() {
-        RestartPolicy p = new RestartPolicy(10, Duration.ZERO, Duration.ZERO, 3);
-        assertThat(p.recordFailure(failure(7, false))).isEmpty();
-        assertThat(p.recordFailure(failure(9, false))).isEmpty();
-        assertThat(p.recordFailure(failure(9, false))).isEmpty();
-        assertThat(p.recordFailure(failure(9, true))).as("injected faults are not storms").isEmpty();
-        assertThat(p.recordFailure(failure(9, false))).isEmpty();
-        assertThat(p.recordFailure(failure(9, false))).isEmpty();
-        assertThat(p.recordFailure(failure(9, false))).get().asString().contains("restart storm", "iteration 9");
-    }
-
-    private static AttemptOutcome failure(long iteration, boolean injected) {
-        return new AttemptOutcome(3, 0, OptionalLong.of(iteration), injected, Optional.empty(), Optional.empty());
-    }
-
-    @Test
     void builder_rejectsBadRepeatedAndConflictingSettings() {
         Application app = new Application("x.Main", Optional.empty());
         assertThatThrownBy(() -> LaunchSpec.builder().ranks(0)).isInstanceOf(IllegalArgumentException.class);
