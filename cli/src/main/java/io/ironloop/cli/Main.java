@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             ExportCommand.class,
             RunCommand.class,
+            HaltCommand.class,
             PlanCommand.class,
             io.ironloop.cli.view.TimelineCommand.class,
             io.ironloop.cli.view.DashboardCommand.class,

@@ -284,6 +284,7 @@ final class RunCommand implements Callable<Integer> {
             if (params != null) {
                 b.params(params);
             }
+            b.folder(ranksParameters.get(EngineKeys.FT_FOLDER)); // where ironloop halt DIR leaves its request
             b.recoveryDeadline(LaunchSpec.recoveryDeadline(GroupConfig.from(ranksParameters)));
             folder = cwd.resolve(ranksParameters.get(EngineKeys.FT_FOLDER)).normalize();
             b.eventListener(e -> observers.accept(e));

@@ -14,9 +14,16 @@ import java.util.OptionalLong;
  * @param usageError why the run cannot do what was asked, if found during the attempt
  * @param error the exception a rank reported before ending (the cause, whichever rank exited first), if any
  * @param online the ranks lost and recovered online, and why that failed if it did
+ * @param halted why the ranks were stopped for a halt request ({@link HaltRequest}), if they were
  */
 record AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
-        Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error, OnlineLosses.Summary online) {
+        Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error, OnlineLosses.Summary online,
+        Optional<String> halted) {
+
+    AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
+            Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error, OnlineLosses.Summary online) {
+        this(status, failedRank, iteration, injected, signal, usageError, error, online, Optional.empty());
+    }
 
     AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolean injected,
             Optional<LauncherSignal> signal, Optional<String> usageError, Optional<RankError> error) {
@@ -39,6 +46,6 @@ record AttemptOutcome(int status, int failedRank, OptionalLong iteration, boolea
     }
 
     boolean succeeded() {
-        return status == 0 && signal.isEmpty() && usageError.isEmpty();
+        return status == 0 && signal.isEmpty() && usageError.isEmpty() && halted.isEmpty();
     }
 }

@@ -75,6 +75,7 @@ final class JobAttempt {
     /** Inputs taken from the queue out of turn, handled before the queue's next ones. */
     private final Deque<SupervisorInput> deferred = new ArrayDeque<>();
     private boolean finishedRank;
+    private final Halting halting;
 
     JobAttempt(Job job, int attempt) {
         this.job = job;
@@ -87,6 +88,7 @@ final class JobAttempt {
         this.resumedAt = new long[size];
         this.stoppedRanks = new StoppedRanks(ranks);
         this.online = new OnlineLosses(attempt, size, job.spec().recoveryDeadline(), job.timeline(), job.log());
+        this.halting = new Halting(job.spec().folder(), attempt, job.timeline(), job.log());
         for (int r = 0; r < size; r++) {
             sync.add(Set.of());
             lastIteration[r] = -1;
@@ -138,7 +140,8 @@ final class JobAttempt {
         }
         boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
         return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
-                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error), online.summary());
+                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error), online.summary(),
+                halting.reason());
     }
 
     /**
@@ -204,6 +207,10 @@ final class JobAttempt {
         if (recovery.isPresent() && recovery.get().isBefore(next)) {
             next = recovery.get();
         }
+        Optional<Instant> halt = stopping ? Optional.empty() : halting.nextCheck();
+        if (halt.isPresent() && halt.get().isBefore(next)) {
+            next = halt.get();
+        }
         if (!stopping) {
             for (Fault.Preemption p : job.faults().pendingPreemptions()) {
                 Instant due = job.faults().dueTime(p);
@@ -239,6 +246,10 @@ final class JobAttempt {
             return;
         }
         online.overdue(now).ifPresent(this::recoveryFailed);
+        halting.due(now).ifPresent(this::halt);
+        if (stopping) {
+            return;
+        }
         for (Fault.Preemption p : job.faults().pendingPreemptions()) {
             RankProcess rp = ranks[p.rank()];
             if (!now.isBefore(job.faults().dueTime(p)) && statuses[p.rank()] == null && rp.isAlive()) {
@@ -280,7 +291,7 @@ final class JobAttempt {
             finishedRank = true;
             killStopped(Instant.now(), true);
         }
-        if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null) {
+        if (e.status() == 0 || failedRank >= 0 || signal != null || usageError != null || halting.reason().isPresent()) {
             return;
         }
         if (online.protects()) {
@@ -424,6 +435,27 @@ final class JobAttempt {
         }
     }
 
+    /** Stops the ranks for a halt request as a SIGTERM to the launcher would: they save, exit, and are not relaunched. */
+    private void halt(String reason) {
+        stopping = true;
+        killStopped(Instant.now(), true);
+        List<Integer> stopped = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (statuses[r] == null && ranks[r].isAlive()) {
+                ranks[r].terminate();
+                stopped.add(r);
+            }
+        }
+        job.log().info("halting the job " + reason + ": SIGTERM to ranks " + stopped + "; waiting up to "
+                + Units.formatDuration(job.spec().grace()) + " for them to save and exit; it is not relaunched");
+        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.HALTING,
+                fields("reason", reason, "ranks", stopped, "signal", "SIGTERM"));
+        Instant deadline = Instant.now().plus(job.spec().grace());
+        if (killDeadline == null || deadline.isBefore(killDeadline)) {
+            killDeadline = deadline;
+        }
+    }
+
     private void hello(SupervisorInput.RankHello h) {
         RankConnection c = h.connection();
         int r = c.rank();
@@ -475,6 +507,8 @@ final class JobAttempt {
         job.timeline().add(new TimelineEvent(m.time(), TimelineEvent.Source.RANK, attempt, r, c.pid(), type, eventFields));
         if ("iteration".equals(type) && node.path("iteration").canConvertToLong()) {
             iteration(c, node.path("iteration").asLong());
+        } else if ("saved".equals(type) && !stopping) {
+            halting.saved(node.path("level").asText(), node.path("iteration").asLong(-1), m.time()).ifPresent(this::halt);
         } else if ("plan".equals(type) && node.path("iterations").canConvertToLong()) {
             plan(node.path("iterations").asLong());
         } else if ("restored".equals(type) && node.path("iteration").canConvertToLong()) {

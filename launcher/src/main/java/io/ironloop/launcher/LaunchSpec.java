@@ -67,6 +67,7 @@ public final class LaunchSpec {
     private final boolean fresh;
     private final RestartStrategy restartStrategy;
     private final int stormLimit;
+    private final Optional<Path> folder;
     private final Path workingDirectory;
     private final Path javaExecutable;
     private final Map<String, String> environment;
@@ -98,6 +99,7 @@ public final class LaunchSpec {
         grace = b.grace == null ? DEFAULT_GRACE : b.grace;
         settle = b.settle == null ? DEFAULT_SETTLE : b.settle;
         fresh = b.fresh;
+        folder = Optional.ofNullable(b.folder).map(p -> wd.resolve(p).toAbsolutePath().normalize());
         stormLimit = b.stormLimit == null ? DEFAULT_STORM_LIMIT : b.stormLimit;
         javaExecutable = b.javaExecutable == null
                 ? Path.of(System.getProperty("java.home"), "bin", "java") : b.javaExecutable;
@@ -264,6 +266,14 @@ public final class LaunchSpec {
         return restartStrategy;
     }
 
+    /**
+     * The job's checkpoint folder ({@code FT_FOLDER}), when known: the launcher polls it for a halt request
+     * ({@link HaltRequest}).
+     */
+    public Optional<Path> folder() {
+        return folder;
+    }
+
     /** Consecutive failed attempts at the same iteration that stop restarting. */
     public int stormLimit() {
         return stormLimit;
@@ -332,6 +342,7 @@ public final class LaunchSpec {
         private Duration backoff;
         private Duration maxBackoff;
         private RestartStrategy restartStrategy;
+        private Path folder;
         private Integer stormLimit;
         private Path workingDirectory;
         private Path javaExecutable;
@@ -547,6 +558,13 @@ public final class LaunchSpec {
         public Builder restartStrategy(RestartStrategy s) {
             once(restartStrategy, "restart strategy");
             restartStrategy = java.util.Objects.requireNonNull(s, "restart strategy");
+            return this;
+        }
+
+        /** The job's checkpoint folder ({@code FT_FOLDER}), where {@code ironloop halt DIR} leaves its request. */
+        public Builder folder(Path dir) {
+            once(folder, "folder");
+            folder = java.util.Objects.requireNonNull(dir, "folder");
             return this;
         }
 

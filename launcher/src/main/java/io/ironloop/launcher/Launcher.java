@@ -6,6 +6,7 @@ import io.ironloop.config.Units;
 import io.ironloop.group.launch.JobSecret;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -158,6 +159,9 @@ public final class Launcher {
                 return new Ending(s.exitStatus(), attempts, recoveries, "job " + job.id() + " stopped by " + s.signalName()
                         + " (attempt " + attempt + "); not restarting; exit status " + s.exitStatus());
             }
+            if (outcome.halted().isPresent()) {
+                return halted(job, attempts, recoveries, outcome.halted().get());
+            }
             if (outcome.usageError().isPresent()) {
                 return new Ending(2, attempts, recoveries, "job " + job.id() + " stopped: " + outcome.usageError().get());
             }
@@ -228,6 +232,19 @@ public final class Launcher {
                 + (attempts > 1 ? " in attempt " + (attempts - 1) + " (after " + (attempts - 1) + " restart"
                 + (attempts > 2 ? "s" : "") + ")" : "")
                 + (recoveries > 0 ? "; " + recoveries + " online recover" + (recoveries == 1 ? "y" : "ies") : ""));
+    }
+
+    /** The job stopped for a halt request: the request is done, and removed so that the next run goes on. */
+    private Ending halted(JobAttempt.Job job, int attempts, int recoveries, String reason) {
+        Path folder = spec.folder().orElseThrow(); // only a job with a folder watches for requests
+        try {
+            HaltRequest.removeFrom(folder);
+        } catch (IOException e) {
+            log.warn("cannot remove the halt request " + HaltRequest.file(folder) + " (" + e.getMessage()
+                    + "): remove it before running the job again, or it halts at once");
+        }
+        return new Ending(0, attempts, recoveries, "job " + job.id() + " halted " + reason + " (attempt " + (attempts - 1)
+                + "); run the same command again to resume from its checkpoints in " + folder);
     }
 
     /** Waits before a restart; returns the signal that cut the wait short, if any. */

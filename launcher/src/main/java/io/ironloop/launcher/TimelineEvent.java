@@ -88,6 +88,10 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     public static final String CONNECTION_REFUSED = "connection-refused";
     /** Supervisor: the run cannot do what was asked (e.g. a fault past the last iteration); field {@code message}. */
     public static final String USAGE_ERROR = "usage-error";
+    /** Supervisor: a halt request ({@code ironloop halt}) was found; fields {@code mode}, {@code at}. */
+    public static final String HALT_REQUESTED = "halt-requested";
+    /** Supervisor: the ranks are stopped for a halt request; fields {@code reason}, {@code ranks}. */
+    public static final String HALTING = "halting";
     /** Supervisor: the job ended; fields {@code status}, {@code attempts}, {@code relaunches}, {@code online_recoveries}. */
     public static final String JOB_FINISHED = "job-finished";
 
