@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Units;
-import io.ironloop.group.launch.FreePorts;
 import io.ironloop.launcher.rank.LauncherLink;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +27,11 @@ import java.util.concurrent.TimeUnit;
  * One attempt of a job: starts every rank, then handles the supervisor's inputs one at a time until every
  * rank has exited — stopping the others at the first failure, forwarding signals, injecting faults,
  * killing what outlives the grace period. Runs on the supervisor thread; not thread-safe.
+ *
+ * <p>It is the event loop and its decisions; the collaborators each keep one part of the state:
+ * {@link AttemptRanks} (the processes and their exits), {@link RankChannels} (the control connections),
+ * {@link RankProgress} (iterations and the error that caused the failure), {@link StoppedRanks},
+ * {@link OnlineLosses}, {@link Halting} and the job's {@link FaultInjector}.
  *
  * <p>Nothing waits on a process that can never answer: a rank stopped by job control (SIGSTOP) is killed as
  * {@link StoppedRanks} decides — at once when the attempt is ending anyway (a rank failed or exited 0, the
@@ -53,23 +56,17 @@ final class JobAttempt {
     private final Job job;
     private final int attempt;
     private final int size;
-    private final RankProcess[] ranks;
-    private final RankConnection[] connections;
-    private final Integer[] statuses;
-    private final List<Set<Long>> sync = new ArrayList<>();
-    private final long[] lastIteration;
-    private final long[] resumedAt;
+    private final AttemptRanks ranks;
+    private final RankChannels channels;
+    private final RankProgress progress;
     private final Set<Integer> injected = new HashSet<>();
-    private int live;
     private boolean stopping;
     private Instant killDeadline;
     private Instant stopAt;
     private int failedRank = -1;
     private int failedStatus;
-    private OptionalLong highestIteration = OptionalLong.empty();
     private LauncherSignal signal;
     private String usageError;
-    private RankError error;
     private final StoppedRanks stoppedRanks;
     private final OnlineLosses online;
     /** Inputs taken from the queue out of turn, handled before the queue's next ones. */
@@ -81,19 +78,12 @@ final class JobAttempt {
         this.job = job;
         this.attempt = attempt;
         this.size = job.spec().worldSize();
-        this.ranks = new RankProcess[size];
-        this.connections = new RankConnection[size];
-        this.statuses = new Integer[size];
-        this.lastIteration = new long[size];
-        this.resumedAt = new long[size];
-        this.stoppedRanks = new StoppedRanks(ranks);
+        this.ranks = new AttemptRanks(job, attempt);
+        this.channels = new RankChannels(attempt, size);
+        this.progress = new RankProgress(size);
+        this.stoppedRanks = new StoppedRanks(ranks.processes());
         this.online = new OnlineLosses(attempt, size, job.spec().recoveryDeadline(), job.timeline(), job.log());
         this.halting = new Halting(job.spec().folder(), attempt, job.timeline(), job.log());
-        for (int r = 0; r < size; r++) {
-            sync.add(Set.of());
-            lastIteration[r] = -1;
-            resumedAt[r] = -1;
-        }
     }
 
     /**
@@ -105,8 +95,8 @@ final class JobAttempt {
      */
     AttemptOutcome run() {
         try {
-            start();
-            while (live > 0) {
+            ranks.start();
+            while (ranks.live() > 0) {
                 SupervisorInput input = deferred.isEmpty() ? job.queue().poll(waitNanos(), TimeUnit.NANOSECONDS)
                         : deferred.poll();
                 if (input != null) {
@@ -115,9 +105,7 @@ final class JobAttempt {
                 timers(Instant.now());
             }
             drainLateMessages();
-            for (RankProcess p : ranks) {
-                p.awaitOutput(OUTPUT_DRAIN);
-            }
+            ranks.awaitOutput(OUTPUT_DRAIN);
             if (failedRank < 0 && !online.unreported().isEmpty()) {
                 job.log().warn("the surviving ranks exited 0 without reporting an online recovery from the loss of ranks "
                         + online.unreported());
@@ -127,20 +115,12 @@ final class JobAttempt {
             throw new LaunchException("the supervisor was interrupted during attempt " + attempt
                     + "; every rank was killed", e);
         } finally {
-            for (RankProcess p : ranks) {
-                if (p != null && p.isAlive()) {
-                    p.killTree();
-                }
-            }
-            for (RankConnection c : connections) {
-                if (c != null) {
-                    c.close();
-                }
-            }
+            ranks.killAll();
+            channels.closeAll();
         }
         boolean injectedFailure = failedRank >= 0 && injected.contains(failedRank);
-        return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, highestIteration, injectedFailure,
-                Optional.ofNullable(signal), Optional.ofNullable(usageError), Optional.ofNullable(error), online.summary(),
+        return new AttemptOutcome(failedRank >= 0 ? failedStatus : 0, failedRank, progress.highest(), injectedFailure,
+                Optional.ofNullable(signal), Optional.ofNullable(usageError), progress.error(), online.summary(),
                 halting.reason());
     }
 
@@ -149,11 +129,7 @@ final class JobAttempt {
      * the way to the supervisor. Other inputs (signals) stay queued for the launcher.
      */
     private void drainLateMessages() throws InterruptedException {
-        for (RankConnection c : connections) {
-            if (c != null) {
-                c.awaitFinished(OUTPUT_DRAIN);
-            }
-        }
+        channels.awaitFinished(OUTPUT_DRAIN);
         List<SupervisorInput> pending = new ArrayList<>(deferred);
         deferred.clear();
         job.queue().drainTo(pending);
@@ -163,34 +139,6 @@ final class JobAttempt {
             } else {
                 handle(input);
             }
-        }
-    }
-
-    private void start() {
-        LaunchSpec spec = job.spec();
-        String peers;
-        try {
-            peers = FreePorts.loopbackPeers(FreePorts.allocate(size));
-        } catch (IOException e) {
-            throw new LaunchException("cannot find " + size + " free loopback ports for the ranks: " + e.getMessage(), e);
-        }
-        job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.ATTEMPT_STARTED,
-                fields("attempt", attempt, "peers", peers));
-        RankHosts hosts = RankHosts.of(spec);
-        RankInvocation invocation = new RankInvocation(job.id(), job.secretFile(), job.control(), job.classpath(), spec,
-                attempt, peers);
-        for (int r = 0; r < size; r++) {
-            try {
-                ranks[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r), hosts.siteOf(r)), spec, attempt, r,
-                        job.log(), job.queue()::add);
-                job.processes().add(ranks[r]);
-                job.reaper().watch(ranks[r].pid());
-            } catch (IOException e) {
-                throw new LaunchException("cannot start rank " + r + " with " + spec.javaExecutable() + ": "
-                        + e.getMessage(), e);
-            }
-            live++;
-            job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.RANK_STARTED, fields());
         }
     }
 
@@ -214,7 +162,7 @@ final class JobAttempt {
         if (!stopping) {
             for (Fault.Preemption p : job.faults().pendingPreemptions()) {
                 Instant due = job.faults().dueTime(p);
-                if (statuses[p.rank()] == null && ranks[p.rank()].isAlive() && due.isBefore(next)) {
+                if (ranks.running(p.rank()) && due.isBefore(next)) {
                     next = due;
                 }
             }
@@ -234,7 +182,7 @@ final class JobAttempt {
         }
         if (killDeadline != null && !now.isBefore(killDeadline)) {
             killDeadline = null;
-            List<Integer> killed = killLive();
+            List<Integer> killed = ranks.killRunning();
             if (!killed.isEmpty()) {
                 job.log().warn("ranks " + killed + " did not exit within the grace period ("
                         + Units.formatDuration(job.spec().grace()) + "): killed them (SIGKILL)");
@@ -251,8 +199,8 @@ final class JobAttempt {
             return;
         }
         for (Fault.Preemption p : job.faults().pendingPreemptions()) {
-            RankProcess rp = ranks[p.rank()];
-            if (!now.isBefore(job.faults().dueTime(p)) && statuses[p.rank()] == null && rp.isAlive()) {
+            RankProcess rp = ranks.process(p.rank());
+            if (!now.isBefore(job.faults().dueTime(p)) && ranks.running(p.rank())) {
                 job.faults().fired(p);
                 injected.add(p.rank());
                 job.log().info("injecting " + p.describe() + ": SIGTERM to rank " + p.rank() + " (pid " + rp.pid() + ")");
@@ -279,12 +227,10 @@ final class JobAttempt {
     }
 
     private void exited(SupervisorInput.RankExited e) {
-        if (e.attempt() != attempt || statuses[e.rank()] != null) {
+        if (e.attempt() != attempt || !ranks.recordExit(e.rank(), e.status())) {
             return;
         }
         int r = e.rank();
-        statuses[r] = e.status();
-        live--;
         job.timeline().supervisor(e.time(), attempt, r, e.pid(), TimelineEvent.RANK_EXITED,
                 fields("status", e.status(), "signal", ExitStatuses.signalOf(e.status())));
         if (e.status() == 0) {
@@ -300,8 +246,8 @@ final class JobAttempt {
                 return;
             }
         }
-        Long iteration = lastIteration[r] >= 0 ? lastIteration[r] : null;
-        if (!stopping && live > 0 && error == null && online.protects()) {
+        Long iteration = progress.lastIteration(r).isPresent() ? progress.lastIteration(r).getAsLong() : null;
+        if (!stopping && ranks.live() > 0 && progress.error().isEmpty() && online.protects()) {
             online.lost(e, iteration, injected.contains(r), "exited with " + ExitStatuses.describe(e.status())
                     + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
                     + (iteration != null ? " after reporting iteration " + iteration : ""));
@@ -313,10 +259,10 @@ final class JobAttempt {
                 fields("status", e.status(), "iteration", iteration, "injected", injected.contains(r)));
         job.log().info("rank " + r + " (pid " + e.pid() + ") exited with " + ExitStatuses.describe(e.status())
                 + (stoppedRanks.killed(r) ? " (killed for being stopped)" : "")
-                + (lastIteration[r] >= 0 ? " after reporting iteration " + lastIteration[r] : "")
-                + (live > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
+                + (iteration != null ? " after reporting iteration " + iteration : "")
+                + (ranks.live() > 0 ? "; the other ranks get " + Units.formatDuration(job.spec().settle())
                         + " to notice, save and exit before SIGTERM" : ""));
-        if (!stopping && live > 0) {
+        if (!stopping && ranks.live() > 0) {
             if (job.spec().settle().isZero()) {
                 stopAll("rank " + r + " failed");
             } else {
@@ -331,7 +277,7 @@ final class JobAttempt {
      * defers the other inputs, in order.
      */
     private void handleLastMessages(int r) {
-        RankConnection c = connections[r];
+        RankConnection c = channels.of(r).orElse(null);
         if (c == null) {
             return;
         }
@@ -356,13 +302,7 @@ final class JobAttempt {
     private void stopAll(String reason) {
         stopping = true;
         killStopped(Instant.now(), true);
-        List<Integer> stopped = new ArrayList<>();
-        for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive() && !stoppedRanks.killed(r)) {
-                ranks[r].terminate();
-                stopped.add(r);
-            }
-        }
+        List<Integer> stopped = ranks.terminate(stoppedRanks::killed);
         if (!stopped.isEmpty()) {
             job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
                     fields("signal", "SIGTERM", "ranks", stopped, "reason", reason));
@@ -376,27 +316,16 @@ final class JobAttempt {
                 : failedRank >= 0 ? "rank " + failedRank + " failed and a stopped rank can neither save nor exit"
                 : finishedRank ? "other ranks exited 0 and a stopped rank can never finish"
                 : null;
-        stoppedRanks.due(now, force, ending, r -> statuses[r] == null).forEach(this::killStoppedRank);
+        stoppedRanks.due(now, force, ending, r -> !ranks.exited(r)).forEach(this::killStoppedRank);
     }
 
     private void killStoppedRank(StoppedRanks.Kill kill) {
         int r = kill.rank();
-        job.log().warn("rank " + r + " (pid " + ranks[r].pid() + ") is stopped (SIGSTOP, state T): " + kill.reason()
+        job.log().warn("rank " + r + " (pid " + ranks.process(r).pid() + ") is stopped (SIGSTOP, state T): " + kill.reason()
                 + "; killed it (SIGKILL)");
-        job.timeline().supervisor(attempt, r, ranks[r].pid(), TimelineEvent.STOPPED_RANK_KILLED,
+        job.timeline().supervisor(attempt, r, ranks.process(r).pid(), TimelineEvent.STOPPED_RANK_KILLED,
                 fields("stopped_s", kill.stopped().toMillis() / 1000.0, "reason", kill.reason()));
-        ranks[r].killTree();
-    }
-
-    private List<Integer> killLive() {
-        List<Integer> killed = new ArrayList<>();
-        for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive()) {
-                ranks[r].killTree();
-                killed.add(r);
-            }
-        }
-        return killed;
+        ranks.process(r).killTree();
     }
 
     private void signal(LauncherSignal s) {
@@ -404,7 +333,7 @@ final class JobAttempt {
                 fields("signal", s.signalName()));
         if (signal != null) {
             job.log().info("received " + s.signalName() + " again: killing the ranks now (SIGKILL)");
-            List<Integer> killed = killLive();
+            List<Integer> killed = ranks.killRunning();
             killDeadline = null;
             job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.STOPPING,
                     fields("signal", "SIGKILL", "ranks", killed, "reason", "second signal"));
@@ -412,19 +341,7 @@ final class JobAttempt {
         }
         signal = s;
         stopping = true;
-        List<Integer> forwarded = new ArrayList<>();
-        for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive()) {
-                try {
-                    ranks[r].signal(s);
-                } catch (IOException e) {
-                    job.log().warn("could not send " + s.signalName() + " to rank " + r + " (" + e.getMessage()
-                            + "); sending SIGTERM instead");
-                    ranks[r].terminate();
-                }
-                forwarded.add(r);
-            }
-        }
+        List<Integer> forwarded = ranks.forward(s);
         job.log().info("received " + s.signalName() + ": forwarded it to ranks " + forwarded + "; waiting up to "
                 + Units.formatDuration(job.spec().grace()) + " for them to save and exit (SIGINT again kills them now)");
         job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.SIGNAL_FORWARDED,
@@ -439,13 +356,7 @@ final class JobAttempt {
     private void halt(String reason) {
         stopping = true;
         killStopped(Instant.now(), true);
-        List<Integer> stopped = new ArrayList<>();
-        for (int r = 0; r < size; r++) {
-            if (statuses[r] == null && ranks[r].isAlive()) {
-                ranks[r].terminate();
-                stopped.add(r);
-            }
-        }
+        List<Integer> stopped = ranks.terminate(r -> false);
         job.log().info("halting the job " + reason + ": SIGTERM to ranks " + stopped + "; waiting up to "
                 + Units.formatDuration(job.spec().grace()) + " for them to save and exit; it is not relaunched");
         job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.HALTING,
@@ -459,16 +370,7 @@ final class JobAttempt {
     private void hello(SupervisorInput.RankHello h) {
         RankConnection c = h.connection();
         int r = c.rank();
-        String reason = null;
-        if (c.attempt() != attempt) {
-            reason = "attempt " + c.attempt() + " is not the current attempt (" + attempt + ")";
-        } else if (r < 0 || r >= size) {
-            reason = "rank " + r + " does not exist in a job of " + size + " ranks";
-        } else if (ranks[r].pid() != c.pid()) {
-            reason = "pid " + c.pid() + " is not the process of rank " + r + " (pid " + ranks[r].pid() + ")";
-        } else if (connections[r] != null || statuses[r] != null) {
-            reason = "rank " + r + " is already connected or has exited";
-        }
+        String reason = channels.refusal(c, ranks).orElse(null);
         if (reason != null) {
             job.log().warn("refused control connection from " + c.remote() + ": " + reason);
             c.refuse(reason);
@@ -488,15 +390,14 @@ final class JobAttempt {
                 return;
             }
         }
-        connections[r] = c;
-        sync.set(r, Set.copyOf(syncIterations));
+        channels.accept(r, c, syncIterations);
         job.timeline().supervisor(h.time(), attempt, r, c.pid(), TimelineEvent.RANK_CONNECTED, fields());
         atStart.ifPresent(k -> inject(c, k, 0));
     }
 
     private void message(SupervisorInput.RankMessage m) {
         RankConnection c = m.connection();
-        if (!c.accepted() || c.attempt() != attempt || connections[c.rank()] != c) {
+        if (!channels.isCurrent(c)) {
             return;
         }
         int r = c.rank();
@@ -512,7 +413,7 @@ final class JobAttempt {
         } else if ("plan".equals(type) && node.path("iterations").canConvertToLong()) {
             plan(node.path("iterations").asLong());
         } else if ("restored".equals(type) && node.path("iteration").canConvertToLong()) {
-            resumedAt[r] = node.path("iteration").asLong();
+            progress.resumed(r, node.path("iteration").asLong());
         } else if (RankError.EVENT.equals(type)) {
             rankError(r, node);
         } else if (LauncherLink.DETECTED.equals(type)) {
@@ -537,18 +438,15 @@ final class JobAttempt {
         }
         if (f.stopNow()) {
             stopAll(f.cause());
-        } else if (live > 0 && stopAt == null) {
+        } else if (ranks.live() > 0 && stopAt == null) {
             stopAt = Instant.now().plus(job.spec().settle());
         }
     }
 
     private void iteration(RankConnection c, long it) {
         int r = c.rank();
-        lastIteration[r] = it;
-        if (highestIteration.isEmpty() || it > highestIteration.getAsLong()) {
-            highestIteration = OptionalLong.of(it);
-        }
-        if (statuses[r] != null) {
+        progress.iteration(r, it);
+        if (ranks.exited(r)) {
             return;
         }
         Optional<Fault.AtIteration> fault = stopping ? Optional.empty() : job.faults().takeAt(r, it);
@@ -556,7 +454,7 @@ final class JobAttempt {
             inject(c, fault.get(), it);
             return;
         }
-        if (sync.get(r).contains(it)) {
+        if (channels.waitsAt(r, it)) {
             try {
                 c.ack(it);
             } catch (IOException e) {
@@ -569,7 +467,7 @@ final class JobAttempt {
     private void detected(int reporter, JsonNode failed) {
         for (JsonNode n : failed) {
             int r = n.asInt(-1);
-            if (r >= 0 && r < size && statuses[r] == null) {
+            if (r >= 0 && r < size && !ranks.exited(r)) {
                 stoppedRanks.reportedFailed(r, reporter, Instant.now()).ifPresent(this::killStoppedRank);
             }
         }
@@ -587,27 +485,24 @@ final class JobAttempt {
         job.timeline().supervisor(attempt, r, c.pid(), TimelineEvent.FAULT_INJECTED,
                 fields("fault", fault.describe(), "signal", fault.signalName(), "iteration", it));
         if (fault instanceof Fault.KillAtIteration) {
-            ranks[r].kill();
+            ranks.process(r).kill();
         } else {
-            ranks[r].terminate();
+            ranks.process(r).terminate();
         }
     }
 
     /**
-     * A rank reported the exception it ends with. The attempt's cause is the error at the earliest iteration
-     * ({@link RankError#before}), whichever rank reports first.
-     * The others are released by the group (its departure notice); those that do not exit by themselves
-     * within --settle are stopped.
+     * A rank reported the exception it ends with; when it is the attempt's cause ({@link RankProgress#error}), the
+     * others are released by the group (its departure notice), and those that do not exit by themselves within
+     * --settle are stopped.
      */
     private void rankError(int r, ObjectNode node) {
-        // where the rank was: its last iteration, or where it resumed when it threw before finishing one
-        Optional<RankError> reported = RankError.of(r, node, Math.max(lastIteration[r], resumedAt[r]));
-        if (reported.isEmpty() || error != null && !reported.get().before(error)) {
+        Optional<RankError> cause = progress.error(r, node);
+        if (cause.isEmpty()) {
             return;
         }
-        error = reported.get();
-        job.log().error(error.describe());
-        if (!stopping && stopAt == null && live > 1) {
+        job.log().error(cause.get().describe());
+        if (!stopping && stopAt == null && ranks.live() > 1) {
             stopAt = Instant.now().plus(job.spec().settle());
         }
     }
