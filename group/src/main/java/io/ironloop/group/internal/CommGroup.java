@@ -227,11 +227,8 @@ final class CommGroup implements ProcessGroup {
     public double[] allreduce(double[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Double.BYTES)) {
-            ByteBuffer data = direct(values.length * Double.BYTES);
-            data.asDoubleBuffer().put(values);
-            allreduceLarge(data, Reduction.DOUBLE, op);
             double[] out = new double[values.length];
-            data.asDoubleBuffer().get(out);
+            allreduceLarge(values.length * Double.BYTES, b -> b.asDoubleBuffer().put(values), Reduction.DOUBLE, op).asDoubleBuffer().get(out);
             return out;
         }
         return ArrayCodec.decodeDoubles(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.DOUBLE, op), 0);
@@ -241,11 +238,8 @@ final class CommGroup implements ProcessGroup {
     public long[] allreduce(long[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Long.BYTES)) {
-            ByteBuffer data = direct(values.length * Long.BYTES);
-            data.asLongBuffer().put(values);
-            allreduceLarge(data, Reduction.LONG, op);
             long[] out = new long[values.length];
-            data.asLongBuffer().get(out);
+            allreduceLarge(values.length * Long.BYTES, b -> b.asLongBuffer().put(values), Reduction.LONG, op).asLongBuffer().get(out);
             return out;
         }
         return ArrayCodec.decodeLongs(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.LONG, op), 0);
@@ -255,11 +249,8 @@ final class CommGroup implements ProcessGroup {
     public int[] allreduce(int[] values, ReduceOp op) {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Integer.BYTES)) {
-            ByteBuffer data = direct(values.length * Integer.BYTES);
-            data.asIntBuffer().put(values);
-            allreduceLarge(data, Reduction.INT, op);
             int[] out = new int[values.length];
-            data.asIntBuffer().get(out);
+            allreduceLarge(values.length * Integer.BYTES, b -> b.asIntBuffer().put(values), Reduction.INT, op).asIntBuffer().get(out);
             return out;
         }
         return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
@@ -272,8 +263,12 @@ final class CommGroup implements ProcessGroup {
         return members.length > 1 && bytes >= LARGE_ALLREDUCE_BYTES;
     }
 
-    private static ByteBuffer direct(int bytes) {
-        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    /** {@link #allreduceLarge(ByteBuffer, Reduction, ReduceOp)} of a direct buffer of {@code bytes} that {@code fill} writes. */
+    private ByteBuffer allreduceLarge(int bytes, java.util.function.Consumer<ByteBuffer> fill, Reduction type, ReduceOp op) {
+        ByteBuffer data = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        fill.accept(data);
+        allreduceLarge(data, type, op);
+        return data;
     }
 
     /**
