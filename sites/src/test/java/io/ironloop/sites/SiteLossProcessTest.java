@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,13 +50,15 @@ class SiteLossProcessTest {
 
     private final LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
     private final List<SiteEvent> seen = new ArrayList<>();
-    private final Map<String, SiteProtector> protectors = new LinkedHashMap<>();
+    private LocalSites sites;
     private final List<Process> ranks = new ArrayList<>();
 
     @AfterEach
     void stop() {
         ranks.forEach(Process::destroyForcibly);
-        protectors.values().forEach(SiteProtector::close);
+        if (sites != null) {
+            sites.close();
+        }
     }
 
     @Test
@@ -75,7 +76,7 @@ class SiteLossProcessTest {
         await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.series().equals("rank-00001") && s.iteration() >= 20,
                 Duration.ofSeconds(60));
         ranks.get(1).destroyForcibly(); // SIGKILL
-        protectors.remove("Y").close();
+        sites.kill("Y");
         deleteTree(dir.resolve("site-Y"));
 
         SiteEvent.Declared declared = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(20));
@@ -98,7 +99,7 @@ class SiteLossProcessTest {
         assertThat(read("rank-0.err")).contains("1 online recoveries");
 
         for (String s : List.of("X", "Z", "S")) {
-            Topology t = SiteProtector.fetchTable(protectors.get(s).address(), secret, TIMEOUT);
+            Topology t = SiteProtector.fetchTable(sites.protector(s).orElseThrow().address(), secret, TIMEOUT);
             assertThat(t.version()).as("table at %s", s).isEqualTo(table.version() + 1);
             assertThat(t.siteOf(1)).isEqualTo("S");
         }
@@ -126,7 +127,7 @@ class SiteLossProcessTest {
         for (Process p : ranks) {
             p.waitFor(30, TimeUnit.SECONDS);
         }
-        protectors.remove("Y").close();
+        sites.kill("Y");
         deleteTree(dir.resolve("ft").resolve("rank-00001")); // site Y's storage is gone with it
 
         SiteEvent.Recovered recovered = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(30));
@@ -135,7 +136,7 @@ class SiteLossProcessTest {
         assertThat(recovered.series()).containsExactly("rank-00001");
 
         // the supervisor's part: relaunch every rank where the table says; rank 1 runs on S now (its store is the shared one)
-        Topology now = SiteProtector.fetchTable(protectors.get("Z").address(), secret, TIMEOUT);
+        Topology now = SiteProtector.fetchTable(sites.protector("Z").orElseThrow().address(), secret, TIMEOUT);
         assertThat(now.siteOf(1)).isEqualTo("S");
         ranks.clear();
         String again = String.join(",", freePorts(3).stream().map(p -> "127.0.0.1:" + p).toList());
@@ -160,23 +161,13 @@ class SiteLossProcessTest {
 
     /** Starts the four protectors; with {@code shared}, every site's store is the one folder {@code ft}. */
     private Topology startProtectors(JobSecret secret, boolean shared) throws IOException {
-        Map<String, ServerSocket> sockets = new LinkedHashMap<>();
-        Map<String, String> addresses = new LinkedHashMap<>();
-        for (String s : List.of("X", "Y", "Z", "S")) {
-            ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            sockets.put(s, ss);
-            addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
-        }
         List<RankPlace> places = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
             places.add(new RankPlace(r, "node-" + SITES.get(r), SITES.get(r)));
         }
-        Topology table = Topology.of(places, List.of(Site.spare("S", List.of("node-S"), ""))).withProtectors(addresses);
-        for (String s : sockets.keySet()) {
-            protectors.put(s, SiteProtector.start(new SiteProtector.Config(s, table, siteStore(s, shared), dir.resolve("held-" + s),
-                    secret, HEARTBEAT, TIMEOUT), sockets.get(s), events::add));
-        }
-        return table;
+        sites = LocalSites.start(places, List.of(Site.spare("S", List.of("node-S"), "")), s -> siteStore(s, shared), dir, secret,
+                HEARTBEAT, TIMEOUT, events::add);
+        return sites.table();
     }
 
     private Path siteStore(String site, boolean shared) {
