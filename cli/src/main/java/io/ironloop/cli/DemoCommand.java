@@ -72,6 +72,8 @@ final class DemoCommand implements Callable<Integer> {
     private static final List<String> RANK_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
     private static final Pattern RESULT = Pattern.compile("result sha256=([0-9a-f]{64})");
     private static final int LOG_TAIL = 40;
+    /** The name of the whole-site-loss demo, which is not one of DemoApp's apps. */
+    private static final String SITES = "sites";
     /** A reference run that fails (say, its group never formed on a loaded machine) is run again from scratch, once. */
     private static final int REFERENCE_RUNS = 2;
     /** An slf4j-simple line: [thread] LEVEL logger - message. */
@@ -83,7 +85,8 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "APP", defaultValue = "fwi",
             description = "fwi (full-waveform inversion, default), quickstart (DeLIA's Listing 8), heat (2-D heat on blocks), jacobi (the same heat on the loop skeleton), circulation (a matrix power by data circulation on the skeleton), swing (a gas-storage valuation on the skeleton), lbm"
                     + " (lattice-Boltzmann flow past a cylinder on blocks), or on heterogeneous devices in one process: spmv, floyd,"
-                    + " summa (malleable) or shallow-water (pseudo-malleable).")
+                    + " summa (malleable) or shallow-water (pseudo-malleable); or sites (heat on 3 sites + 1 spare site, one"
+                    + " whole site lost: demo sites --help).")
     String appName;
 
     @Option(names = "--ranks", paramLabel = "N", description = "Rank JVMs (default: 4; the device apps run in one process).")
@@ -154,6 +157,9 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         err = RunCommand.LineBridge.printStream(commandSpec.commandLine().getErr());
         PrintStream out = RunCommand.LineBridge.printStream(commandSpec.commandLine().getOut());
+        if (SITES.equals(appName)) {
+            return sites(out);
+        }
         DemoApp app = app();
         Path cwd = Path.of("").toAbsolutePath();
         List<Fault> faults = faults(app);
@@ -222,6 +228,23 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code demo sites}: its own scenario (SitesDemo); only --size and --restarts apply. */
+    private int sites(PrintStream out) throws IOException {
+        if (ranksOption != null && ranksOption != 3 || !fails.isEmpty() || !preempts.isEmpty() || spares != 0 || fakeHosts != null
+                || restartRanks != null || params != null || scheduler != null || device != null || devices != null || restartDevices != null) {
+            throw usage("demo sites runs its own scenario (3 ranks on 3 sites + 1 spare site, site-1 lost): only --size and --restarts apply");
+        }
+        if (!size.equals("test") && !size.equals("demo")) {
+            throw usage("--size must be test or demo, not '" + size + "'");
+        }
+        try {
+            return new SitesDemo(size, restarts, out, err).run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
     private boolean interrupted(Run run) {
         int status = run.result().exitStatus();
         if (status == 130 || status == 143) {
@@ -241,6 +264,9 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private String appHelp() {
+        if (SITES.equals(appName)) {
+            return SitesDemo.HELP;
+        }
         Optional<DemoApp> named = DemoApp.named(appName);
         if (named.isEmpty()) {
             return "";
@@ -575,7 +601,7 @@ final class DemoCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(commandSpec.commandLine(), message);
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
