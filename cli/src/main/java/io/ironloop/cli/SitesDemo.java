@@ -177,6 +177,9 @@ final class SitesDemo {
                     if (e.type().equals(TimelineEvent.RANK_STARTED) && e.rank() == LOST_RANK) {
                         events.rankPid.set(e.pid());
                     }
+                    if (e.type().equals("saved") && "disk".equals(e.fields().get("level"))) {
+                        return; // a line every 5 iterations: the protectors' "shipped" lines say what matters here
+                    }
                     DemoTimeline.sentence(e).ifPresent(s -> progress((e.source() == TimelineEvent.Source.RANK ? "[" + e.rank() + "] " : "") + s));
                 })
                 .outputListener((attempt, rank, stderr, line) -> {
@@ -258,7 +261,7 @@ final class SitesDemo {
     private static String describe(Topology t) {
         List<String> rows = new ArrayList<>();
         for (Site s : t.sites()) {
-            rows.add(s.name() + (s.spare() ? " (spare)" : " ranks " + s.ranks()) + (s.spare() ? "" : " protected by " + t.protectedBy(s.name()).name()));
+            rows.add(s.name() + (s.spare() ? " (spare)" : " ranks " + s.ranks()) + (s.spare() ? "" : " protected by " + t.protectorOf(s.name()).name()));
         }
         return String.join("; ", rows);
     }
