@@ -11,15 +11,11 @@ import io.ironloop.group.launch.JobSecret;
 import io.ironloop.sites.Topology.RankPlace;
 import io.ironloop.sites.Topology.Site;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,29 +33,19 @@ class SiteProtectorTest {
     Path dir;
 
     private final LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
-    private final Map<String, SiteProtector> protectors = new LinkedHashMap<>();
+    private LocalSites sites;
 
     @AfterEach
     void stop() {
-        protectors.values().forEach(SiteProtector::close);
+        if (sites != null) {
+            sites.close();
+        }
     }
 
     private Topology startAll(JobSecret secret) throws IOException {
-        Map<String, ServerSocket> sockets = new LinkedHashMap<>();
-        Map<String, String> addresses = new LinkedHashMap<>();
-        for (String s : List.of("X", "Y", "Z", "S")) {
-            ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            sockets.put(s, ss);
-            addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
-        }
-        Topology table = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "y1", "Y"), new RankPlace(2, "z1", "Z")),
-                List.of(Site.spare("S", List.of("s1"), ""))).withProtectors(addresses);
-        for (String s : sockets.keySet()) {
-            SiteProtector.Config c = new SiteProtector.Config(s, table, dir.resolve("site-" + s), dir.resolve("held-" + s), secret,
-                    HEARTBEAT, TIMEOUT);
-            protectors.put(s, SiteProtector.start(c, sockets.get(s), events::add));
-        }
-        return table;
+        sites = LocalSites.start(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "y1", "Y"), new RankPlace(2, "z1", "Z")),
+                List.of(Site.spare("S", List.of("s1"), "")), s -> dir.resolve("site-" + s), dir, secret, HEARTBEAT, TIMEOUT, events::add);
+        return sites.table();
     }
 
     private SiteEvent await(Predicate<SiteEvent> what, Duration within) throws InterruptedException {
@@ -115,7 +101,7 @@ class SiteProtectorTest {
         Thread.sleep(3 * HEARTBEAT.toMillis()); // the ring runs clean meanwhile
         assertThat(events).noneMatch(e -> e instanceof SiteEvent.Suspected || e instanceof SiteEvent.Declared);
 
-        protectors.remove("Y").close(); // the site is gone: its protector, and with it its store
+        sites.kill("Y"); // the site is gone: its protector, and with it its store
         SiteEvent.Declared declared = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(10));
         assertThat(declared.site()).isEqualTo("X");
         assertThat(declared.target()).isEqualTo("Y");
@@ -137,7 +123,7 @@ class SiteProtectorTest {
 
         // Algorithm 4: every protector, and anyone asking, sees S where Y was
         for (String s : List.of("X", "Z", "S")) {
-            Topology t = SiteProtector.fetchTable(protectors.get(s).address(), secret, TIMEOUT);
+            Topology t = SiteProtector.fetchTable(sites.protector(s).orElseThrow().address(), secret, TIMEOUT);
             assertThat(t.version()).as("table at %s", s).isEqualTo(2);
             assertThat(t.siteOf(1)).isEqualTo("S");
             assertThat(t.protectorOf("S").name()).isEqualTo("X");
@@ -153,20 +139,20 @@ class SiteProtectorTest {
         writeLines(dir.resolve("site-Y"), 2);
         await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y") && s.iteration() == 2, Duration.ofSeconds(20));
 
-        protectors.remove("Y").close(); // Fig. 3: Y's ranks go to the spare S, which takes Y's row
+        sites.kill("Y"); // Fig. 3: Y's ranks go to the spare S, which takes Y's row
         SiteEvent.Recovered first = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
         assertThat(first.move().kind()).isEqualTo(Topology.Kind.SPARE_SITE);
         // S ships rank 1's lines, now in its store, to its protector X; Z's protector is now S
         await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("S") && s.series().equals("rank-00001"), Duration.ofSeconds(20));
 
-        protectors.remove("Z").close(); // Fig. 4: no spare left, Z's protector S takes its ranks
+        sites.kill("Z"); // Fig. 4: no spare left, Z's protector S takes its ranks
         SiteEvent.Recovered second = (SiteEvent.Recovered) await(e -> e instanceof SiteEvent.Recovered, Duration.ofSeconds(20));
         assertThat(second.site()).isEqualTo("S");
         assertThat(second.move().kind()).isEqualTo(Topology.Kind.PROTECTOR_SITE);
         assertThat(second.move().after().ring()).extracting(Site::name).containsExactly("X", "S");
         assertThat(second.move().after().site("S").ranks()).containsExactly(1, 2);
 
-        protectors.remove("X").close(); // Fig. 5: a ring of two loses one; nobody can confirm, S runs on alone
+        sites.kill("X"); // Fig. 5: a ring of two loses one; nobody can confirm, S runs on alone
         SiteEvent.Declared unverified = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared d && d.target().equals("X"),
                 Duration.ofSeconds(20));
         assertThat(unverified.verifiedBy()).isEmpty();
@@ -184,7 +170,7 @@ class SiteProtectorTest {
     void fetchTable_wrongSecret_refused() throws Exception {
         startAll(JobSecret.create(dir, "job"));
         JobSecret other = JobSecret.create(dir, "other");
-        InetSocketAddress x = protectors.get("X").address();
+        InetSocketAddress x = sites.protector("X").orElseThrow().address();
         assertThatThrownBy(() -> SiteProtector.fetchTable(x, other, TIMEOUT)).isInstanceOf(IOException.class)
                 .hasMessageContaining("secret");
     }

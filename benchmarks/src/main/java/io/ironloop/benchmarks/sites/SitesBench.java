@@ -11,6 +11,7 @@ import io.ironloop.core.level.LineReplicator;
 import io.ironloop.core.level.RemoteLevel;
 import io.ironloop.format.Scope;
 import io.ironloop.group.launch.JobSecret;
+import io.ironloop.sites.LocalSites;
 import io.ironloop.sites.SiteEvent;
 import io.ironloop.sites.SiteProtector;
 import io.ironloop.sites.Topology;
@@ -159,21 +160,9 @@ public final class SitesBench {
     /** One detection run: {declared ms after the loss, recovery ms after the declaration, false positives}. */
     private static double[] detection(Path dir, JobSecret secret) throws Exception {
         LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
-        Map<String, ServerSocket> sockets = new LinkedHashMap<>();
-        Map<String, String> addresses = new LinkedHashMap<>();
-        for (String s : List.of("X", "Y", "Z", "S")) {
-            ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            sockets.put(s, ss);
-            addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
-        }
-        Topology table = Topology.of(List.of(new Topology.RankPlace(0, "a", "X"), new Topology.RankPlace(1, "b", "Y"),
-                new Topology.RankPlace(2, "c", "Z")), List.of(Topology.Site.spare("S", List.of("d"), ""))).withProtectors(addresses);
-        Map<String, SiteProtector> protectors = new LinkedHashMap<>();
-        try {
-            for (String s : sockets.keySet()) {
-                protectors.put(s, SiteProtector.start(new SiteProtector.Config(s, table, dir.resolve("site-" + s), dir.resolve("held-" + s),
-                        secret, HEARTBEAT, TIMEOUT), sockets.get(s), events::add));
-            }
+        try (LocalSites sites = LocalSites.start(List.of(new Topology.RankPlace(0, "a", "X"), new Topology.RankPlace(1, "b", "Y"),
+                new Topology.RankPlace(2, "c", "Z")), List.of(Topology.Site.spare("S", List.of("d"), "")), s -> dir.resolve("site-" + s), dir,
+                secret, HEARTBEAT, TIMEOUT, events::add)) {
             try (Store site = Store.directory(dir.resolve("site-Y"));
                     CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().series("rank-00001").build(), site)) {
                 engine.protect("state", Scope.GLOBAL, new double[1 << 17]);
@@ -184,14 +173,12 @@ public final class SitesBench {
             await(events, seen, e -> e instanceof SiteEvent.Shipped s && s.site().equals("Y"));
             Thread.sleep(2 * TIMEOUT.toMillis());
             long t0 = System.nanoTime();
-            protectors.remove("Y").close();
+            sites.kill("Y");
             await(events, seen, e -> e instanceof SiteEvent.Declared d && d.target().equals("Y"));
             double declared = (System.nanoTime() - t0) / 1e6;
             SiteEvent.Recovered r = (SiteEvent.Recovered) await(events, seen, e -> e instanceof SiteEvent.Recovered);
             long falsePositives = seen.stream().filter(e -> e instanceof SiteEvent.Declared d && !d.target().equals("Y")).count();
             return new double[] {declared, r.took().toNanos() / 1e6, falsePositives};
-        } finally {
-            protectors.values().forEach(SiteProtector::close);
         }
     }
 
