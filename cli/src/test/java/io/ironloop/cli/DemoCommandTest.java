@@ -211,7 +211,7 @@ class DemoCommandTest {
     void demoAppHelp_namesTheMainClassAndItsArguments() {
         assertThat(demo("swing", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("APP swing:", "main class: io.ironloop.examples.swing.GasStorageSkeletonRank",
-                "arguments: [test|demo] [--steps N]", "by hand: ironloop run -n N --params FILE -- io.ironloop.examples.swing.GasStorageSkeletonRank demo");
+                "arguments: [test|demo|bench (heat only)] [--steps N]", "by hand: ironloop run -n N --params FILE -- io.ironloop.examples.swing.GasStorageSkeletonRank demo");
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.OptionalLong;
 public record BlockRankOptions(String size, OptionalLong steps, OptionalInt cells, long paceMillis,
         java.util.List<RehearsedDeath> deaths) {
     /** The usage text after the program name. */
-    public static final String USAGE = "[test|demo|bench] [--steps N] [--cells N] [--pace-ms MS] [--die-at " + RehearsedDeath.SYNTAX + "]...";
+    public static final String USAGE = "[test|demo|bench (heat only)] [--steps N] [--cells N (heat only)] [--pace-ms MS] [--die-at " + RehearsedDeath.SYNTAX + "]...";
 
     /** Checks the fields. */
     public BlockRankOptions {
