@@ -228,7 +228,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Double.BYTES)) {
             double[] out = new double[values.length];
-            allreduceLarge(values.length * Double.BYTES, b -> b.asDoubleBuffer().put(values), Reduction.DOUBLE, op).asDoubleBuffer().get(out);
+            allreduceLarge(values.length * Double.BYTES, b -> b.asDoubleBuffer().put(values), b -> b.asDoubleBuffer().get(out), Reduction.DOUBLE, op);
             return out;
         }
         return ArrayCodec.decodeDoubles(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.DOUBLE, op), 0);
@@ -239,7 +239,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Long.BYTES)) {
             long[] out = new long[values.length];
-            allreduceLarge(values.length * Long.BYTES, b -> b.asLongBuffer().put(values), Reduction.LONG, op).asLongBuffer().get(out);
+            allreduceLarge(values.length * Long.BYTES, b -> b.asLongBuffer().put(values), b -> b.asLongBuffer().get(out), Reduction.LONG, op);
             return out;
         }
         return ArrayCodec.decodeLongs(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.LONG, op), 0);
@@ -250,7 +250,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Integer.BYTES)) {
             int[] out = new int[values.length];
-            allreduceLarge(values.length * Integer.BYTES, b -> b.asIntBuffer().put(values), Reduction.INT, op).asIntBuffer().get(out);
+            allreduceLarge(values.length * Integer.BYTES, b -> b.asIntBuffer().put(values), b -> b.asIntBuffer().get(out), Reduction.INT, op);
             return out;
         }
         return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
@@ -263,12 +263,21 @@ final class CommGroup implements ProcessGroup {
         return members.length > 1 && bytes >= LARGE_ALLREDUCE_BYTES;
     }
 
-    /** {@link #allreduceLarge(ByteBuffer, Reduction, ReduceOp)} of a direct buffer of {@code bytes} that {@code fill} writes. */
-    private ByteBuffer allreduceLarge(int bytes, java.util.function.Consumer<ByteBuffer> fill, Reduction type, ReduceOp op) {
-        ByteBuffer data = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        fill.accept(data);
-        allreduceLarge(data, type, op);
-        return data;
+    /**
+     * {@link #allreduceLarge(ByteBuffer, Reduction, ReduceOp)} of a direct buffer of {@code bytes} that {@code fill} writes
+     * and {@code drain} reads the result from.
+     */
+    private void allreduceLarge(int bytes, java.util.function.Consumer<ByteBuffer> fill, java.util.function.Consumer<ByteBuffer> drain,
+            Reduction type, ReduceOp op) {
+        // from the transport's pool, as received chunks are: a fresh direct buffer costs more than the copies into it
+        ByteBuffer data = session.buffers().take(bytes);
+        try {
+            fill.accept(data);
+            allreduceLarge(data, type, op);
+            drain.accept(data);
+        } finally {
+            session.buffers().give(data); // every send from it was written before its post returned
+        }
     }
 
     /**
