@@ -42,8 +42,7 @@ import java.util.concurrent.TimeUnit;
  *       same loopback link, interleaved;</li>
  *   <li>detection: four protectors, three sites and a spare (heartbeat 50 ms, timeout 300 ms); one site's protector
  *       closed after its line was shipped; the time until its protector declares it (confirmed by the third), and until
- *       the recovery (placement
- *       on a spare, table announced) is done; every declaration of another site is counted as a false positive.</li>
+ *       the recovery (placement on a spare, table announced) is done; every declaration of another site is counted as a false positive.</li>
  * </ul>
  * Each figure is the median of the repetitions after one warm-up.
  */
