@@ -347,7 +347,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                     stepsTimed++;
                     iteration++;
                     if (snapshots.inFlight() && handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
-                        recover(System.nanoTime()); // the handshake of the snapshot one iteration ago
+                        recover(true, System.nanoTime()); // the handshake of the snapshot one iteration ago
                         continue;
                     }
                     if (snapshotCadence.due(iteration, iteration) || iteration == steps) {
@@ -357,7 +357,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                         reschedule();
                     }
                 } catch (ProcessFailedException e) {
-                    recover(System.nanoTime());
+                    recover(false, System.nanoTime());
                 }
             }
         } while (!lastSnapshotSettled());
@@ -365,21 +365,17 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
     /** The run ends with its last snapshot committed (its handshake made); false when a rank failed meanwhile (recovered). */
     private boolean lastSnapshotSettled() {
-        try {
-            if (handshake(() -> snapshots.settle(domain)) != BlockSnapshots.Verdict.FAILED) {
-                return true;
-            }
-        } catch (ProcessFailedException e) {
-            // recovered below, like a FAILED verdict
+        if (handshake(() -> snapshots.settle(domain)) == BlockSnapshots.Verdict.FAILED) {
+            recover(true, System.nanoTime());
+            return false;
         }
-        recover(System.nanoTime());
-        return false;
+        return true;
     }
 
     /** Captures the snapshot of {@code at} (its handshake comes one iteration later); recovers when a rank failed. */
     private void snapshot(long at) {
         if (handshake(() -> snapshots.take(domain, at)) == BlockSnapshots.Verdict.FAILED) {
-            recover(System.nanoTime());
+            recover(true, System.nanoTime());
         }
     }
 
@@ -438,11 +434,10 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
      * snapshot re-protects everything under the new placement — a full snapshot here would hold up the
      * first iteration after a loss by as long as a snapshot takes.
      */
-    private void recover(long detected) {
-        handshake(() -> {
-            snapshots.abandon(domain); // the failure's one agreement: every survivor has the same committed snapshot
-            return BlockSnapshots.Verdict.FAILED;
-        });
+    private void recover(boolean handshakeDone, long detected) {
+        if (!handshakeDone) {
+            snapshots.abandon(domain.group());
+        }
         iteration = recovery.recover(domain, snapshots.committed(), detected);
         onlineRecoveries++;
         snapshotCadence.saved(iteration); // the next snapshot is one interval after the one the loop resumed from
@@ -575,7 +570,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             if (BlockSnapshots.confirm(domain.group(), completed)) {
                 return result;
             }
-            recover(System.nanoTime());
+            recover(true, System.nanoTime());
         }
     }
 
@@ -622,13 +617,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
 
         @Override
         public double sum(ToDoubleFunction<? super B> value) {
-            // the handshake of the snapshot in flight rides on the sum when every rank's copy is done by now
-            java.util.OptionalLong flag = snapshots.piggybackFlag();
-            BlockCollectives.FlaggedSum s = BlockCollectives.sum(domain, value, flag);
-            if (flag.isPresent() && s.lowestFlag() != Long.MAX_VALUE) {
-                snapshots.piggybacked(s.lowestFlag());
-            }
-            return s.sum();
+            return BlockCollectives.sum(domain, value);
         }
 
         @Override

@@ -28,9 +28,7 @@ public interface StepContext<B extends Block> {
 
     /**
      * The sum over every block of the domain of {@code value}, added in block-id order so the result is
-     * bit-identical whoever owns the blocks. Collective. While a snapshot is in flight, its handshake rides on this
-     * sum when every rank's copy is done by then, and the loop makes no collective of its own for it (a step that
-     * computes a residual every iteration pays nothing for the handshake).
+     * bit-identical whoever owns the blocks. Collective.
      */
     double sum(ToDoubleFunction<? super B> value);
 

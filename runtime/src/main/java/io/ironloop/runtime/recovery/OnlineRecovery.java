@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Recovery inside the running job (waLBerla's Algorithms 3 and 4, generalised): the failure surfaced as a
- * {@link ProcessFailedException} in the main loop on every survivor, which made the failure's one agreement on the
- * committed snapshot ({@link BlockSnapshots#abandon}); then, in one round:
+ * {@link ProcessFailedException} in the main loop on every survivor, which made the handshake with "failed"
+ * ({@link BlockSnapshots#abandon}, or the snapshot's own handshake said so); then, in one round:
  * <ol>
  *   <li><b>shrink</b> the group to the survivors;</li>
  *   <li><b>map</b> the blocks to ranks anew: spares adopt whole lost ranks, the balancer spreads the rest;</li>

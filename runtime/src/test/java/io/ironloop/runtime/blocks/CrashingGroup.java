@@ -1,7 +1,6 @@
 package io.ironloop.runtime.blocks;
 
 import io.ironloop.group.InJvmCluster;
-import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.group.ShrinkResult;
@@ -28,38 +27,9 @@ final class CrashingGroup implements ProcessGroup {
     private final AtomicInteger ops;
     private final int crashAt;
     private final int damagedTag;
-    /** For {@link #losingVerdict}: the handshake whose verdict this member loses, counted from 1, and what it runs then. */
-    private final AtomicInteger handshakes = new AtomicInteger();
-    private int losesHandshake = -1;
-    private Runnable whenLost;
-    private volatile boolean dead;
 
     CrashingGroup(ProcessGroup g, InJvmCluster cluster, AtomicInteger ops, int crashAt) {
         this(g, cluster, ops, crashAt, -1);
-    }
-
-    /**
-     * A member that never crashes but loses the verdict of its {@code n}-th handshake (a {@code MIN} allreduce of
-     * longs): the allreduce completes everywhere, then this member runs {@code failure} (e.g. another member's
-     * {@link #die()}) and throws {@link ProcessFailedException} instead of returning the verdict — as when the
-     * allreduce's root dies after sending the verdict to some members only.
-     */
-    static CrashingGroup losingVerdict(ProcessGroup g, InJvmCluster cluster, int n, Runnable failure) {
-        CrashingGroup c = new CrashingGroup(g, cluster, new AtomicInteger(), Integer.MAX_VALUE, -1);
-        c.losesHandshake = n;
-        c.whenLost = failure;
-        return c;
-    }
-
-    /** How many {@code MIN} allreduces of longs — the handshakes' — this member made. */
-    int handshakeAllreduces() {
-        return handshakes.get();
-    }
-
-    /** Crashes this member now, from any thread: its threads stop at their next operation. */
-    void die() {
-        dead = true;
-        cluster.crash(g.worldRank(g.rank()));
     }
 
     /** A member that never crashes and damages what it sends with {@code damagedTag}. */
@@ -77,9 +47,6 @@ final class CrashingGroup implements ProcessGroup {
 
     /** Once crashed, every thread of the member (the loop's, the partner sender's) stops at its next operation, as in a dead process. */
     private void tick() {
-        if (dead) {
-            throw new Crashed();
-        }
         int n = ops.incrementAndGet();
         if (n == crashAt) {
             cluster.crash(g.worldRank(g.rank()));
@@ -152,12 +119,7 @@ final class CrashingGroup implements ProcessGroup {
     @Override
     public long[] allreduce(long[] values, ReduceOp op) {
         tick();
-        long[] result = g.allreduce(values, op);
-        if (op == ReduceOp.MIN && handshakes.incrementAndGet() == losesHandshake) {
-            whenLost.run();
-            throw new ProcessFailedException(g.jobId(), g.failedRanks(), "the verdict of handshake " + losesHandshake + " was lost (test)");
-        }
-        return result;
+        return g.allreduce(values, op);
     }
 
     @Override

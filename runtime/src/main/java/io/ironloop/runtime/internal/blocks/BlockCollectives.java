@@ -7,58 +7,32 @@ import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
 
 /** Collectives over the blocks of the whole domain whose results do not depend on who owns which block. */
 public final class BlockCollectives {
-    /** The record id of a piggybacked flag in a sum's allgather (block ids are non-negative). */
-    private static final int FLAG_ID = -1;
     private BlockCollectives() {
     }
 
     /** The sum of {@code value} over every block, added in block-id order on every rank. */
     public static <B extends Block> double sum(Domain<B> domain, ToDoubleFunction<? super B> value) {
-        return sum(domain, value, OptionalLong.empty()).sum();
-    }
-
-    /**
-     * A sum and the lowest of a flag every rank added to it.
-     *
-     * @param lowestFlag the lowest flag, or {@link Long#MAX_VALUE} when no rank added one
-     */
-    public record FlaggedSum(double sum, long lowestFlag) {
-    }
-
-    /**
-     * {@link #sum(Domain, ToDoubleFunction)} carrying {@code flag} (non-negative) of this rank in the same allgather: the
-     * handshake of a snapshot piggybacked on a collective the step makes anyway.
-     */
-    public static <B extends Block> FlaggedSum sum(Domain<B> domain, ToDoubleFunction<? super B> value, OptionalLong flag) {
-        int records = domain.blocks().size() + (flag.isPresent() ? 1 : 0);
-        ByteBuffer mine = ByteBuffer.allocate(records * (Integer.BYTES + Double.BYTES)).order(ByteOrder.LITTLE_ENDIAN);
-        flag.ifPresent(f -> mine.putInt(FLAG_ID).putDouble(f)); // a small whole number: exact as a double
+        ByteBuffer mine = ByteBuffer.allocate(domain.blocks().size() * (Integer.BYTES + Double.BYTES)).order(ByteOrder.LITTLE_ENDIAN);
         for (B b : domain.blocks().values()) {
             mine.putInt(b.id()).putDouble(value.applyAsDouble(b));
         }
         double[] byBlock = new double[domain.layout().blockCount()];
-        long lowest = Long.MAX_VALUE;
         for (byte[] part : domain.group().allgather(mine.array())) {
             ByteBuffer p = ByteBuffer.wrap(part).order(ByteOrder.LITTLE_ENDIAN);
             while (p.hasRemaining()) {
                 int id = p.getInt();
-                if (id == FLAG_ID) {
-                    lowest = Math.min(lowest, (long) p.getDouble());
-                } else {
-                    byBlock[id] = p.getDouble();
-                }
+                byBlock[id] = p.getDouble();
             }
         }
         double sum = 0;
         for (double v : byBlock) {
             sum += v;
         }
-        return new FlaggedSum(sum, lowest);
+        return sum;
     }
 
     /**

@@ -8,7 +8,6 @@ import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.Snapshot;
 import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ProcessGroup;
-import io.ironloop.group.ReduceOp;
 import io.ironloop.runtime.blocks.Block;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
@@ -32,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The checkpoint path of a block loop (waLBerla's Algorithm 2, CreateResilientCheckpoint): every block and
  * the loop's own state write a snapshot into the writable buffers of every level (own memory, partner
- * copies, disk every so often), then the handshake says whether every rank finished creating and sending
- * it. Only then do the levels commit and the blocks {@code swap()}; a
+ * copies, disk every so often), then one fault-tolerant agreement — the handshake — says whether every
+ * rank finished creating and sending it. Only then do the levels commit and the blocks {@code swap()}; a
  * failure before leaves the previous snapshot committed everywhere.
  *
  * <p><b>Off the loop's thread.</b> The loop waits only for the capture: a copy of each block's state into a
@@ -44,14 +43,9 @@ import org.slf4j.LoggerFactory;
  * double buffer requires; a failure in that one iteration rolls back to it. The loop waits at the handshake
  * only for what of the copy one iteration did not cover.
  *
- * <p><b>The handshake is cheap; the failure path pays for fault tolerance.</b> Without failures, the handshake
- * is one {@code MIN} allreduce of the ranks' proposals ({@link #settle}), not a fault-tolerant agreement: a
- * failure during it may leave some survivors with the verdict (they commit) and others with the exception.
- * Every survivor then makes exactly one fault-tolerant agreement per failure, wherever it met the failure
- * ({@link #abandon}): on the newest snapshot any survivor committed, which every survivor then commits or
- * already holds. So a snapshot is committed only when every rank finished creating and sending it, and a
- * failure during its creation leaves the previous one restorable everywhere (waLBerla's Algorithm 2), while
- * a snapshot costs the loop one allreduce instead of an agreement.
+ * <p>The handshake is the one agreement every survivor makes per snapshot or failure: a rank that meets a
+ * failure anywhere else joins it with "failed" ({@link #abandon}), so every survivor leaves it with the same
+ * verdict and goes to recovery at the same point.
  */
 public final class BlockSnapshots implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BlockSnapshots.class);
@@ -59,9 +53,6 @@ public final class BlockSnapshots implements AutoCloseable {
     private static final long FAILED = 0;
     private static final long NOT_KEPT = 1;
     private static final long KEPT = 2;
-    /** A piggybacked flag ({@link #piggybackFlag}): ordered for a minimum, a writer still busy keeps the verdict open. */
-    private static final long FLAG_NOT_READY = 2;
-    private static final long FLAG_KEPT = 3;
 
     private final LevelChain chain;
     private final LoopState loopState;
@@ -98,11 +89,8 @@ public final class BlockSnapshots implements AutoCloseable {
         FAILED
     }
 
-    /**
-     * A snapshot captured and being written by the background writer, its handshake not made yet; {@code verdict}
-     * is set when a collective of the step already carried every rank's proposal ({@link #piggybacked}).
-     */
-    private record Pending(long iteration, long startNanos, Future<Long> proposal, Long verdict) {
+    /** A snapshot captured and being written by the background writer, its handshake not made yet. */
+    private record Pending(long iteration, long startNanos, Future<Long> proposal) {
     }
 
     /** How many snapshots committed so far. */
@@ -138,7 +126,7 @@ public final class BlockSnapshots implements AutoCloseable {
         long bytes = captured.stream().mapToLong(c -> c.bytes().remaining()).sum();
         events.publish(new RuntimeEvent.Snapshotted(RuntimeEvent.StateKind.BLOCKS, iteration, blocking, bytes));
         int owner = domain.worldRank();
-        pending = new Pending(iteration, start, writer.submit(() -> write(owner, iteration, captured)), null);
+        pending = new Pending(iteration, start, writer.submit(() -> write(owner, iteration, captured)));
         return before;
     }
 
@@ -161,122 +149,47 @@ public final class BlockSnapshots implements AutoCloseable {
     }
 
     /**
-     * The handshake of the snapshot in flight, if any: waits for its levels, then one {@code MIN} allreduce of every
-     * rank's proposal — the kind of collective {@link io.ironloop.runtime.blocks.StepContext#sum} makes, two message delays, not a fault-tolerant
-     * agreement — and commits it (the blocks {@code swap()}) when every rank kept it, or forgets it when some rank
-     * could not keep it. Collective: every rank settles at the same point of the loop.
-     *
-     * <p>A rank that meets a process failure here throws it and keeps the snapshot in flight as it is: some other rank
-     * may have received the verdict and committed it, which {@link #abandon} reconciles.
-     *
-     * @return {@link Verdict#FAILED} when some rank's levels met a process failure: the caller goes to recovery,
-     *     through {@link #abandon}
-     * @throws ProcessFailedException when a rank failed during the allreduce
+     * The handshake of the snapshot in flight, if any: waits for its levels, then agrees with every rank whether
+     * all kept it, and commits it (the blocks {@code swap()}) or forgets it. Collective: every rank settles at
+     * the same point of the loop.
      */
     public <B extends Block> Verdict settle(Domain<B> domain) {
         if (pending == null) {
             return Verdict.COMMITTED;
         }
         Pending p = pending;
+        pending = null;
         long waitStart = System.nanoTime();
-        long mine = await(p); // also when a piggybacked verdict is known: the levels are not touched while the writer writes
-        long verdict = p.verdict() != null ? p.verdict() : domain.group().allreduce(mine, ReduceOp.MIN);
-        Duration waited = Duration.ofNanos(System.nanoTime() - waitStart);
+        long verdict = domain.group().agree(await(p));
+        events.publish(new RuntimeEvent.Handshake(p.iteration(), verdict == KEPT, Duration.ofNanos(System.nanoTime() - waitStart)));
         if (verdict == KEPT) {
-            commit(domain, p, waited);
+            chain.commit(p.iteration());
+            committed = p.iteration();
+            commits++;
+            for (B b : domain.blocks().values()) {
+                b.swap();
+            }
+            loopState.swap();
+            events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, p.iteration(), RuntimeEvent.Saved.MEMORY,
+                    Duration.ofNanos(System.nanoTime() - p.startNanos())));
             return Verdict.COMMITTED;
         }
-        if (verdict == NOT_KEPT) {
-            forget(p, waited);
-            return Verdict.SKIPPED;
-        }
-        return Verdict.FAILED; // nobody committed it (some proposal was FAILED); abandon forgets it after the agreement
-    }
-
-    /**
-     * The flag this rank adds to a collective its step makes anyway ({@link io.ironloop.runtime.blocks.StepContext#sum})
-     * while a snapshot is in flight without a verdict: its proposal if its writer is done, else "not ready". Every rank
-     * has a snapshot in flight at the same points, so every rank adds one or none.
-     */
-    public java.util.OptionalLong piggybackFlag() {
-        if (pending == null || pending.verdict() != null) {
-            return java.util.OptionalLong.empty();
-        }
-        if (!pending.proposal().isDone()) {
-            return java.util.OptionalLong.of(FLAG_NOT_READY);
-        }
-        long mine = await(pending);
-        return java.util.OptionalLong.of(mine == KEPT ? FLAG_KEPT : mine);
-    }
-
-    /**
-     * The lowest of every rank's {@link #piggybackFlag} from that collective: when no rank's writer was busy, or some
-     * rank could not keep the snapshot, it is the handshake's verdict, applied by {@link #settle} at the end of the
-     * iteration with no allreduce of its own; else {@link #settle} makes the allreduce. Every rank saw the same flags.
-     */
-    public void piggybacked(long lowest) {
-        if (pending != null && pending.verdict() == null && lowest != FLAG_NOT_READY) {
-            pending = new Pending(pending.iteration(), pending.startNanos(), pending.proposal(), lowest == FLAG_KEPT ? KEPT : lowest);
-        }
-    }
-
-    /** Makes {@code p} the committed snapshot: the levels commit, the blocks and loop globals {@code swap()}. */
-    private <B extends Block> void commit(Domain<B> domain, Pending p, Duration waited) {
-        pending = null;
-        events.publish(new RuntimeEvent.Handshake(p.iteration(), true, waited));
-        chain.commit(p.iteration());
-        committed = p.iteration();
-        commits++;
-        for (B b : domain.blocks().values()) {
-            b.swap();
-        }
-        loopState.swap();
-        events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, p.iteration(), RuntimeEvent.Saved.MEMORY,
-                Duration.ofNanos(System.nanoTime() - p.startNanos())));
-    }
-
-    /** Forgets {@code p}: the levels abort it, the snapshot before stays committed. */
-    private void forget(Pending p, Duration waited) {
-        pending = null;
-        events.publish(new RuntimeEvent.Handshake(p.iteration(), false, waited));
         chain.abort(p.iteration());
+        return verdict == NOT_KEPT ? Verdict.SKIPPED : Verdict.FAILED;
     }
 
     /**
-     * The failure path's handshake, made by every survivor exactly once per failure before it recovers, wherever
-     * it met the failure (a step's collective, the background copy, the handshake's allreduce, or a
-     * {@link Verdict#FAILED} verdict): waits for the snapshot in flight (a copy from a lost rank fails it), then
-     * one fault-tolerant agreement on the newest snapshot any survivor committed. A survivor whose snapshot in
-     * flight is that one commits it too; every other snapshot in flight is forgotten. Afterwards every survivor
-     * has the same committed snapshot.
-     *
-     * <p>Why a survivor can lack only that one: a survivor commits snapshot k only when the allreduce gave it
-     * every rank's {@code KEPT} for k, so every rank, survivors included, finished writing k (its own memory,
-     * the copies it sends and the copies it receives), and no rank can have settled k + 1 — its allreduce needs
-     * the survivors still at k. So the survivors' committed snapshots differ by at most one, and a survivor one
-     * behind holds the newer one complete in its writable buffers.
-     *
-     * @throws IllegalStateException if the survivors' committed snapshots cannot be reconciled (a defect)
+     * A rank that met a failure outside a handshake: waits for the snapshot in flight (a copy from a lost rank
+     * fails it), forgets it, and joins the handshake the others may be in with "failed".
      */
-    public <B extends Block> void abandon(Domain<B> domain) {
-        long waitStart = System.nanoTime();
-        long mine = pending != null ? await(pending) : FAILED;
-        // the agreement returns the lowest proposal: the newest committed iteration goes negated
-        long newest = -domain.group().agree(-committed);
-        Duration waited = Duration.ofNanos(System.nanoTime() - waitStart);
-        if (pending != null && pending.iteration() == newest && newest != committed) {
-            if (mine != KEPT) {
-                throw new IllegalStateException("a survivor committed the snapshot of iteration " + newest + " but world rank "
-                        + domain.worldRank() + " did not keep it: the handshake's guarantee is broken");
-            }
-            commit(domain, pending, waited);
-        } else if (pending != null) {
-            forget(pending, waited);
+    public void abandon(ProcessGroup group) {
+        if (pending != null) {
+            Pending p = pending;
+            pending = null;
+            await(p);
+            chain.abort(p.iteration());
         }
-        if (committed != newest) {
-            throw new IllegalStateException("world rank " + domain.worldRank() + " committed the snapshot of iteration " + committed
-                    + " but a survivor committed " + newest + " and this rank holds no snapshot of it in flight");
-        }
+        joinAfterFailure(group);
     }
 
     /** The background writer's proposal for {@code p}; waits for it. */
@@ -301,6 +214,10 @@ public final class BlockSnapshots implements AutoCloseable {
      */
     public static boolean confirm(ProcessGroup group, boolean completed) {
         return group.agree(completed ? KEPT : FAILED) == KEPT;
+    }
+
+    private static void joinAfterFailure(ProcessGroup group) {
+        group.agree(FAILED);
     }
 
     /** One image's bytes, before its checksum. */
