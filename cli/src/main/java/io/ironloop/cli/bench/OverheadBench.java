@@ -121,6 +121,9 @@ public final class OverheadBench {
             if (app.blocks) { // the partner level every iteration, or never; no disk lines in either
                 p.put("SNAPSHOT_EVERY", this == WITHOUT ? NEVER : 1);
                 p.put("DISK_EVERY", 0);
+                // a block loop has no trigger: the section only sets the detector's timing, tolerant in both variants of
+                // the seconds a loaded machine starves a rank while rank 0 gathers the whole domain for the digest
+                p.put("TRIGGER_HEARTBEAT_MONITORING", Map.of("TIME_MAX_WAIT", 30, "SLEEP_THREAD_TIME", 1));
             } else if (this == WITHOUT) {
                 p.put("CHECKPOINTING_GLOBAL_ITERATION", NEVER);
                 p.put("TRIGGER_SIGNAL", false); // on by default
