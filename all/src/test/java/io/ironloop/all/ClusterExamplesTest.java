@@ -162,7 +162,8 @@ class ClusterExamplesTest {
         String parent = Files.readString(ROOT.resolve("pom.xml"));
         String bom = Files.readString(ROOT.resolve("bom/pom.xml"));
         Pattern managed = Pattern.compile("<groupId>io\\.ironloop</groupId><artifactId>(ironloop-[a-z]+)</artifactId><version>\\$\\{project\\.version\\}</version>");
-        assertThat(all(managed, bom)).isNotEmpty().containsExactlyInAnyOrderElementsOf(all(managed, parent));
+        // the parent manages a test jar beside its main jar for some modules (the launcher's); the BOM lists each module once
+        assertThat(all(managed, bom)).isNotEmpty().containsExactlyInAnyOrderElementsOf(all(managed, parent).stream().distinct().toList());
         Pattern own = Pattern.compile("<artifactId>ironloop-(?:parent|bom)</artifactId>\\s*<version>([^<]+)</version>");
         assertThat(all(own, bom)).isEqualTo(all(own, parent)).hasSize(1);
         assertThat(all(own, Files.readString(ROOT.resolve("template/pom.xml")).replaceAll(
