@@ -4,6 +4,8 @@
 module io.ironloop.base {
     requires transitive com.fasterxml.jackson.databind;
     requires org.slf4j;
+    requires java.management;
+    requires jdk.management;
 
     exports io.ironloop;
     exports io.ironloop.config;

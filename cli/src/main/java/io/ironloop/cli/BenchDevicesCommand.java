@@ -30,7 +30,7 @@ final class BenchDevicesCommand implements Callable<Integer> {
     @Option(names = "--devices", paramLabel = "K", defaultValue = "2", description = "Devices (default: ${DEFAULT-VALUE}).")
     int devices;
 
-    @Option(names = "--size", paramLabel = "test|demo", defaultValue = "test", description = "Example size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", paramLabel = "test|demo", defaultValue = "demo", description = "Example size (default: ${DEFAULT-VALUE}; test: runs of a few tens of ms, for a quick check).")
     String size;
 
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")

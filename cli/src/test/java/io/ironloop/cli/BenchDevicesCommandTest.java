@@ -1,6 +1,7 @@
 package io.ironloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@code ironloop bench devices} at its test size on the pure-Java device: the output contract and every figure. */
 class BenchDevicesCommandTest {
-    private static final List<String> PER_EXAMPLE = List.of("plain_s", "instrumented_s", "tracking_overhead_pct", "tracking_overhead_pct_min",
-            "tracking_overhead_pct_max", "tracking_runs_per_side", "instrumentation_calls_s", "instrumentation_calls_pct", "checkpointed_s", "checkpoint_overhead_pct", "checkpoints", "protocol_ms",
+    private static final List<String> PER_EXAMPLE = List.of("plain_s", "instrumented_s", "tracking_overhead_pct", "tracking_overhead_pairs_pct",
+            "tracking_overhead_pairs_pct_min", "tracking_overhead_pairs_pct_max", "tracking_runs_per_side", "instrumentation_calls_s",
+            "instrumentation_open_s", "instrumentation_register_s", "instrumentation_checks_s", "checkpointed_s", "checkpoint_overhead_pct", "checkpoints", "protocol_ms",
             "snapshot_ms", "write_ms", "checkpoint_file_bytes", "protocol_bytes", "naive_bytes", "protocol_bytes_over_naive", "restart_read_s",
             "restart_position_s");
 
@@ -23,7 +25,7 @@ class BenchDevicesCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "bench", "devices", "--device", "java", "--devices", "2", "--pair-seconds", "0.05", "--json");
+                "bench", "devices", "--device", "java", "--devices", "2", "--size", "test", "--pair-seconds", "0.05", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -38,8 +40,16 @@ class BenchDevicesCommandTest {
                 assertThat(v.isNumber()).as(app + "_" + figure + " is a JSON number").isTrue();
             }
             assertThat(o.get(app + "_plain_s").asDouble()).as(app).isPositive();
-            assertThat(o.get(app + "_tracking_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pct").asDouble());
-            assertThat(o.get(app + "_tracking_overhead_pct").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pct_max").asDouble());
+            assertThat(o.get(app + "_tracking_overhead_pairs_pct_min").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pairs_pct").asDouble());
+            assertThat(o.get(app + "_tracking_overhead_pairs_pct").asDouble()).isLessThanOrEqualTo(o.get(app + "_tracking_overhead_pairs_pct_max").asDouble());
+            // the headline figure is Ironloop's calls, timed directly (each part a median of its own), as a share of the plain run
+            double calls = o.get(app + "_instrumentation_calls_s").asDouble();
+            assertThat(calls).as(app + " calls").isPositive().isLessThan(o.get(app + "_instrumented_s").asDouble());
+            for (String part : List.of("open", "register", "checks")) {
+                assertThat(o.get(app + "_instrumentation_" + part + "_s").asDouble()).as(app + " " + part).isPositive().isLessThanOrEqualTo(calls * 2);
+            }
+            assertThat(o.get(app + "_tracking_overhead_pct").asDouble()).as(app)
+                    .isCloseTo(calls / o.get(app + "_plain_s").asDouble() * 100, offset(1e-6));
             assertThat(o.get(app + "_checkpoints").asInt()).as(app + " checkpointed").isPositive();
             assertThat(o.get(app + "_protocol_bytes_over_naive").asDouble()).isBetween(0.0, 1.0);
         }

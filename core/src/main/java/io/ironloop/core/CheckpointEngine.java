@@ -1,5 +1,7 @@
 package io.ironloop.core;
 
+import io.ironloop.ConfigurationException;
+import io.ironloop.DirectMemory;
 import io.ironloop.IronloopException;
 import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineCatalog;
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Register state with the {@code protect} methods (primitive arrays, cells, direct buffers,
  * {@link Snapshotable} entities), each with a {@link Scope}. {@link #checkpoint(long)} copies the state into
- * staging buffers allocated at registration, on the caller's thread, and returns; a background thread
+ * staging buffers (allocated by the first checkpoint; registration only checks they will fit the direct-memory
+ * limit), on the caller's thread, and returns; a background thread
  * encodes, checksums and persists the line and then commits it. At most {@link EngineConfig#maxInFlight()}
  * checkpoints are in flight; a further call waits. {@link #restore()} brings back the newest complete
  * line, falling back to older lines when one is corrupt.
@@ -566,6 +569,15 @@ public final class CheckpointEngine implements AutoCloseable {
         ensureOpen();
         if (entries.containsKey(e.name())) {
             throw new IllegalStateException("'" + e.name() + "' is already protected; unprotect it first to replace it");
+        }
+        ProtectedEntry.checkSize(e.name(), e.stagingBytes());
+        long staging = (entries.values().stream().mapToLong(ProtectedEntry::stagingBytes).sum() + e.stagingBytes()) * config.maxInFlight();
+        long limit = DirectMemory.limit();
+        if (staging > limit) {
+            throw new ConfigurationException(String.format("protecting '%s' brings the staging copies to %d bytes (%d registered bytes × "
+                    + "MAX_IN_FLIGHT %d, allocated off the heap by the first checkpoint) but the JVM's direct-memory limit is %d bytes: "
+                    + "raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), lower MAX_IN_FLIGHT or protect less", e.name(),
+                    staging, staging / config.maxInFlight(), config.maxInFlight(), limit));
         }
         entries.put(e.name(), e);
     }

@@ -12,8 +12,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * One registered piece of state and its staging buffers (one per checkpoint that may be in flight),
- * allocated and first-touched at registration so that a checkpoint only copies. A restore streams the
+ * One registered piece of state and its staging buffers (one per checkpoint that may be in flight). A staging
+ * buffer is allocated by the first checkpoint that needs it, not at registration: a run pays for the copy's
+ * memory and its zeroing only once it checkpoints (the engine checks at registration that the copies will fit
+ * the direct-memory limit, so a scheme that cannot fit is still refused at start). A restore streams the
  * saved entry chunk by chunk straight into the live object (arrays, direct buffers) while each verified
  * chunk is still in cache; only entities, whose {@code restore} needs the whole state, go through staging.
  */
@@ -57,16 +59,23 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
 
     /** Copies the live state into staging {@code slot}; returns the staged bytes (position 0, limit = length). */
     public ByteBuffer stage(int slot) {
+        if (staging[slot] == null) {
+            staging[slot] = allocate(stagingBytes());
+        }
         staging[slot] = copyState(staging[slot].clear());
         return staging[slot];
     }
+
+    /** Bytes of one staging buffer as first allocated: the state's size (an entity's grows when it must). */
+    public abstract long stagingBytes();
 
     /**
      * A copy of the live state in a new buffer, leaving the staging buffers alone (which a checkpoint in
      * flight may be reading): for fingerprinting settings at any time.
      */
     public ByteBuffer copyNow() {
-        return copyState(ByteBuffer.allocate(Math.max(16, staging[0].capacity())).order(ByteOrder.LITTLE_ENDIAN));
+        int capacity = staging[0] == null ? (int) stagingBytes() : staging[0].capacity();
+        return copyState(ByteBuffer.allocate(Math.max(16, capacity)).order(ByteOrder.LITTLE_ENDIAN));
     }
 
     /**
@@ -125,10 +134,15 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
     void end() {
     }
 
-    static ByteBuffer allocate(long bytes) {
+    /** Refuses an entry larger than one staging buffer can hold. */
+    public static void checkSize(String name, long bytes) {
         if (bytes > EntryStream.MAX_BUFFERED) {
-            throw new IllegalArgumentException("a single protected entry is limited to 2 GiB; split it: " + bytes + " bytes");
+            throw new IllegalArgumentException("a single protected entry is limited to 2 GiB; split '" + name + "': " + bytes + " bytes");
         }
+    }
+
+    static ByteBuffer allocate(long bytes) {
+        checkSize("an entry", bytes);
         // allocateDirect zero-fills, which touches every page now rather than during the first checkpoint
         return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
@@ -144,9 +158,11 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
             this.array = array;
             this.type = typeOf(array);
             this.length = java.lang.reflect.Array.getLength(array);
-            for (int i = 0; i < slots; i++) {
-                staging[i] = allocate((long) length * type.width());
-            }
+        }
+
+        @Override
+        public long stagingBytes() {
+            return (long) length * type.width();
         }
 
         static ElementType typeOf(Object array) {
@@ -265,9 +281,11 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         BufferEntry(String name, Scope scope, ByteBuffer live, int slots) {
             super(name, scope, slots);
             this.live = live;
-            for (int i = 0; i < slots; i++) {
-                staging[i] = allocate(live.limit());
-            }
+        }
+
+        @Override
+        public long stagingBytes() {
+            return live.limit();
         }
 
         @Override
@@ -309,9 +327,11 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         EntityEntry(String name, Scope scope, Snapshotable entity, int slots) {
             super(name, scope, slots);
             this.entity = entity;
-            for (int i = 0; i < slots; i++) {
-                staging[i] = allocate(4096);
-            }
+        }
+
+        @Override
+        public long stagingBytes() {
+            return 4096;
         }
 
         @Override
@@ -345,7 +365,7 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
         void begin(String file, long length) {
             EntryStream.checkBufferable(file, name(), length);
             // slot 0 is free: restore runs with no checkpoint in flight
-            if (staging[0].capacity() < length) {
+            if (staging[0] == null || staging[0].capacity() < length) {
                 staging[0] = allocate(length);
             }
             staging[0].clear().limit((int) length);

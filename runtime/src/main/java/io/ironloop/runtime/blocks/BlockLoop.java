@@ -2,6 +2,7 @@ package io.ironloop.runtime.blocks;
 
 import io.ironloop.BufferPool;
 import io.ironloop.ConfigurationException;
+import io.ironloop.DirectMemory;
 import io.ironloop.config.ParameterTable;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.EngineConfig;
@@ -256,24 +257,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                     factor(memoryFactor), levels, budget));
         }
         long copies = (long) Math.ceil(largest * (memoryFactor - 1));
-        long direct = maxDirectMemory();
+        long direct = DirectMemory.limit();
         if (budget == 0 && copies > direct) {
             throw new ConfigurationException(String.format("the in-memory copies need %d bytes per process (state %d bytes × %s: two "
                     + "buffers each of the own snapshot and of what the levels %s keep of the others, off the heap) but the JVM's "
                     + "direct-memory limit is %d bytes: raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more ranks, "
                     + "a cheaper MEMORY_SCHEME or fewer levels", copies, largest, factor(memoryFactor - 1), levels, direct));
-        }
-    }
-
-    /** The JVM's limit on direct buffers: {@code -XX:MaxDirectMemorySize}, by default the maximum heap. */
-    private static long maxDirectMemory() {
-        try {
-            com.sun.management.HotSpotDiagnosticMXBean vm = java.lang.management.ManagementFactory
-                    .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-            long set = Long.parseLong(vm.getVMOption("MaxDirectMemorySize").getValue());
-            return set > 0 ? set : Runtime.getRuntime().maxMemory();
-        } catch (RuntimeException e) {
-            return Runtime.getRuntime().maxMemory();
         }
     }
 

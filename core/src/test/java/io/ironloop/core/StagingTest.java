@@ -1,0 +1,56 @@
+package io.ironloop.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ironloop.ConfigurationException;
+import io.ironloop.DirectMemory;
+import io.ironloop.format.Scope;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The staging copies: allocated by the first checkpoint, checked against the direct-memory limit at registration. */
+class StagingTest {
+    private static final int MIB = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void registration_allocatesNoStaging_theFirstCheckpointDoes() {
+        byte[] state = new byte[64 * MIB];
+        Arrays.fill(state, (byte) 7);
+        try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.inMemory())) {
+            long before = DirectMemory.used();
+            engine.protect("state", Scope.LOCAL, state);
+            long afterRegistration = DirectMemory.used();
+            engine.checkpoint(1);
+            engine.awaitDurable();
+            long afterCheckpoint = DirectMemory.used();
+
+            assertThat(afterRegistration - before).as("direct bytes allocated by registering 64 MiB").isLessThan(MIB);
+            assertThat(afterCheckpoint - before).as("direct bytes after the first checkpoint").isGreaterThanOrEqualTo(64L * MIB);
+        }
+    }
+
+    @Test
+    void registration_beyondTheDirectMemoryLimit_isRefusedWithTheFigures() {
+        long limit = DirectMemory.limit();
+        byte[] state = new byte[64 * MIB]; // registered again and again under new names: nothing is allocated
+        int maxInFlight = 4;
+        long perRegistration = 64L * MIB * maxInFlight;
+        long fitting = limit / perRegistration;
+        try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().maxInFlight(maxInFlight).build(), Store.inMemory())) {
+            for (int i = 0; i < fitting; i++) {
+                engine.protect("part-" + i, Scope.LOCAL, state);
+            }
+            assertThatThrownBy(() -> engine.protect("one-too-many", Scope.LOCAL, state))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("'one-too-many'")
+                    .hasMessageContaining("direct-memory limit is " + limit + " bytes")
+                    .hasMessageContaining("MaxDirectMemorySize");
+        }
+    }
+}
