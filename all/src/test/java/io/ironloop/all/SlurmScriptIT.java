@@ -2,9 +2,8 @@ package io.ironloop.all;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ironloop.group.launch.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -109,7 +108,7 @@ class SlurmScriptIT {
         env.put("IRONLOOP_JAVA_OPTS", Processes.SMALL_JVM + " -Dironloop.test=" + marker);
         // one host: bind loopback, on ports the kernel says are free (rank i binds GROUP_BIND_PORT + i)
         env.put("IRONLOOP_GROUP_BIND_ADDRESS", "127.0.0.1");
-        env.put("IRONLOOP_GROUP_BIND_PORT", Integer.toString(freePortPair()));
+        env.put("IRONLOOP_GROUP_BIND_PORT", Integer.toString(FreePorts.consecutive(TASKS)));
         env.putAll(extra);
         return Processes.start(List.of("bash", TemplateBuild.ROOT.resolve("examples/slurm/ironloop.sbatch").toString(),
                 Integer.toString(CELLS), Integer.toString(STEPS), "200"), dir, env, "job");
@@ -146,28 +145,6 @@ class SlurmScriptIT {
     private static void executable(Path file, String text) throws IOException {
         Files.writeString(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
-    }
-
-    /** A port P such that P and P + 1 (two ranks on one host) and FD_SOCK2's P + 100 and P + 101 are free now. */
-    private static int freePortPair() throws IOException {
-        for (int i = 0; i < 50; i++) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-            if (p < 60000 && free(p) && free(p + 1) && free(p + 100) && free(p + 101)) {
-                return p;
-            }
-        }
-        throw new AssertionError("no free port pair found");
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /** srun as this test needs it: the ranks of one step on this machine, with Slurm's per-task variables. */

@@ -60,6 +60,30 @@ public final class FreePorts {
     }
 
     /**
+     * The first of {@code count} consecutive ports, free on loopback with their side ports at the time of the call:
+     * for ranks that bind a base port plus their rank ({@code GROUP_BIND_PORT}, as under {@code srun}).
+     *
+     * @throws IOException if no such run of ports is found
+     */
+    public static int consecutive(int count) throws IOException {
+        if (count < 1 || count > SIDE_OFFSET) {
+            throw new IllegalArgumentException("count must be 1.." + SIDE_OFFSET + ", was " + count);
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempts = 0; attempts < 10_000; attempts++) {
+            int base = random.nextInt(LOW, HIGH - count + 2);
+            boolean all = true;
+            for (int i = 0; i < count && all; i++) {
+                all = free(base + i) && free(base + i + SIDE_OFFSET);
+            }
+            if (all) {
+                return base;
+            }
+        }
+        throw new IOException("found no " + count + " consecutive free port pairs (p, p+" + SIDE_OFFSET + ") in " + LOW + ".." + HIGH);
+    }
+
+    /**
      * The {@link LaunchEnvironment#PEERS} value of a job on this machine: {@code 127.0.0.1:port} of every rank,
      * comma-separated, in rank order.
      */
