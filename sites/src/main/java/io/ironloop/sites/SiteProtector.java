@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
 public final class SiteProtector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SiteProtector.class);
     private static final int HELD_LINES = 3;
+    /** How many timeouts a starting protector waits for its neighbours before their silence counts. */
+    static final int START_GRACE_TIMEOUTS = 5;
 
     /**
      * How a protector runs.
@@ -204,7 +206,9 @@ public final class SiteProtector implements AutoCloseable {
         }
         long now = System.nanoTime();
         if (detector == null) {
-            detector = new SiteDetector(config.site(), next, config.timeout(), now);
+            // the neighbours' protectors may start later (a JVM each, on a loaded machine): silence counts only after a
+            // start grace, or from the first heartbeat heard or acknowledged, whichever comes first
+            detector = new SiteDetector(config.site(), next, config.timeout(), now + config.timeout().multipliedBy(START_GRACE_TIMEOUTS).toNanos());
         } else {
             detector.topology(next, now);
         }

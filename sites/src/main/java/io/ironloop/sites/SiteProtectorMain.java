@@ -14,7 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * A cluster protector as a process of its own, on a site's controller node:
  * {@code java -cp … io.ironloop.sites.SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR
  * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000]}. The table file is {@link Topology#encode()}'s text,
- * with every protector's address. Every {@link SiteEvent} is printed on standard output as {@code event <record>};
+ * with every protector's address. Every {@link SiteEvent} is printed on standard output as {@code event }
+ * {@link SiteEvent#line()} (for example {@code event Declared site=X target=Y verified_by=Z}), after one line
+ * {@code listening HOST:PORT};
  * logs go to standard error. Runs until killed; exits 3 when it stopped itself (cut off from both neighbours), 2 on a
  * usage error.
  */
@@ -46,7 +48,7 @@ public final class SiteProtectorMain {
         CountDownLatch stopped = new CountDownLatch(1);
         try (SiteProtector p = SiteProtector.start(config, e -> {
             synchronized (System.out) {
-                System.out.println("event " + e);
+                System.out.println("event " + e.line());
                 System.out.flush();
             }
             if (e instanceof SiteEvent.Stopped) {

@@ -65,7 +65,7 @@ class SiteNetnsTest {
             Thread.sleep(2 * TIMEOUT_MS); // every protector has heard its neighbour by now (or suspected it, which fails below)
 
             net.cut("X", 1, "Y", 2, true); // Y's heartbeats no longer reach X; Z still reaches Y
-            waitFor("X", "event LinkCut[site=X, target=Y, third=Z]", 20_000);
+            waitFor("X", "event LinkCut site=X target=Y third=Z", 20_000);
             Thread.sleep(2 * TIMEOUT_MS);
             for (String s : SITES) {
                 assertThat(out(s)).as("site %s's events", s).doesNotContain("Declared").doesNotContain("Stopped");
@@ -73,11 +73,11 @@ class SiteNetnsTest {
             net.cut("X", 1, "Y", 2, false);
 
             net.partition("Y"); // Y cut off from both neighbours
-            waitFor("X", "event Declared[site=X, target=Y, verifiedBy=Z]", 20_000);
-            waitFor("Y", "event Stopped[site=Y", 20_000);
+            waitFor("X", "event Declared site=X target=Y verified_by=Z", 20_000);
+            waitFor("Y", "event Stopped site=Y", 20_000);
             assertThat(protectors.get("Y").waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(protectors.get("Y").exitValue()).isEqualTo(3);
-            waitFor("Z", "event TableChanged[site=Z", 20_000); // the table without Y reached Z
+            waitFor("Z", "event TableChanged site=Z", 20_000); // the table without Y reached Z
             assertThat(out("Z")).doesNotContain("Declared");
         } finally {
             protectors.values().forEach(Process::destroyForcibly);
