@@ -51,8 +51,15 @@ final class AttemptRanks {
                 attempt, peers);
         for (int r = 0; r < size; r++) {
             try {
-                processes[r] = RankProcess.start(invocation.command(r), invocation.environment(r, hosts.of(r), hosts.siteOf(r)),
-                        spec, attempt, r, job.log(), job.queue()::add);
+                java.util.Map<String, String> env;
+                if (job.sites().isPresent()) { // where the site table puts the rank now (docs/sites.md)
+                    SiteProtectors sites = job.sites().get();
+                    env = invocation.environment(r, sites.hostOf(r, hosts.of(r)), java.util.Optional.of(sites.siteOf(r)));
+                    env.putAll(sites.environment());
+                } else {
+                    env = invocation.environment(r, hosts.of(r), hosts.siteOf(r));
+                }
+                processes[r] = RankProcess.start(invocation.command(r), env, spec, attempt, r, job.log(), job.queue()::add);
                 job.processes().add(processes[r]);
                 job.reaper().watch(processes[r].pid());
             } catch (IOException e) {

@@ -50,7 +50,7 @@ final class JobAttempt {
     /** What every attempt of a job shares. */
     record Job(String id, String secretFile, String control, String classpath, LaunchSpec spec,
             BlockingQueue<SupervisorInput> queue, Timeline timeline, FaultInjector faults, LauncherLog log,
-            Set<RankProcess> processes, RankReaper reaper) {
+            Set<RankProcess> processes, RankReaper reaper, Optional<SiteProtectors> sites) {
     }
 
     private final Job job;
@@ -223,6 +223,8 @@ final class JobAttempt {
         } else if (input instanceof SupervisorInput.ConnectionRefused c) {
             job.timeline().supervisor(c.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
                     TimelineEvent.CONNECTION_REFUSED, fields("remote", c.remote(), "reason", c.reason()));
+        } else if (input instanceof SupervisorInput.SiteReport s) {
+            job.sites().ifPresent(sites -> sites.record(s, attempt, job.timeline()));
         }
     }
 

@@ -50,6 +50,7 @@ public final class LaunchSpec {
     private final int spares;
     private final OptionalInt fakeHosts;
     private final OptionalInt fakeSites;
+    private final Optional<SiteProtection> siteProtection;
     private final Duration recoveryDeadline;
     private final int restarts;
     private final Application application;
@@ -81,6 +82,7 @@ public final class LaunchSpec {
         spares = b.spares == null ? 0 : b.spares;
         fakeHosts = b.fakeHosts == null ? OptionalInt.empty() : OptionalInt.of(b.fakeHosts);
         fakeSites = b.fakeSites == null ? OptionalInt.empty() : OptionalInt.of(b.fakeSites);
+        siteProtection = Optional.ofNullable(b.siteProtection);
         recoveryDeadline = b.recoveryDeadline == null ? defaultRecoveryDeadline() : b.recoveryDeadline;
         restartStrategy = b.restartStrategy();
         restarts = b.restarts != null ? b.restarts : restartStrategy instanceof RestartStrategy.FailureRate ? Integer.MAX_VALUE : 0;
@@ -144,6 +146,13 @@ public final class LaunchSpec {
      */
     public OptionalInt fakeSites() {
         return fakeSites;
+    }
+
+    /**
+     * Whether and how the launcher starts a cluster protector per fake site ({@link SiteProtection}); empty: none.
+     */
+    public Optional<SiteProtection> siteProtection() {
+        return siteProtection;
     }
 
     /**
@@ -324,6 +333,7 @@ public final class LaunchSpec {
         private Integer spares;
         private Integer fakeHosts;
         private Integer fakeSites;
+        private SiteProtection siteProtection;
         private Duration recoveryDeadline;
         private Integer restarts;
         private Application application;
@@ -641,6 +651,16 @@ public final class LaunchSpec {
             return this;
         }
 
+        /**
+         * Starts a cluster protector process per fake site and per spare site, and relaunches a lost site's ranks
+         * where they then run (docs/sites.md); needs {@link #fakeSites} (at least 2) and {@link #folder}.
+         */
+        public Builder protectSites(SiteProtection protection) {
+            once(siteProtection, "site protection");
+            siteProtection = java.util.Objects.requireNonNull(protection, "protection");
+            return this;
+        }
+
         /** Receives every output line of every rank. */
         public Builder outputListener(RankOutputListener listener) {
             once(outputListener, "output listener");
@@ -670,6 +690,9 @@ public final class LaunchSpec {
             if (fakeSites != null && fakeSites > world) {
                 throw new IllegalStateException("--fake-sites " + fakeSites + " is more than the " + world
                         + " rank JVMs: every fake site needs a rank");
+            }
+            if (siteProtection != null) {
+                RankHosts.checkSiteProtection(world, fakeHosts, fakeSites, folder);
             }
             Set<String> seen = new HashSet<>();
             List<Fault> faults = new ArrayList<>(atIteration);

@@ -106,11 +106,15 @@ public final class Launcher {
         }, "ironloop-launcher-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         RankReaper reaper = RankReaper.start(jobId, log);
+        SiteProtectors sites = null;
         try (ControlServer control = new ControlServer(secret, jobId, queue::add, log)) {
             FaultInjector faults = new FaultInjector(started, spec.atIteration(), spec.preemptions());
-            JobAttempt.Job job = new JobAttempt.Job(jobId, secret.file().toString(), control.hostPort(),
-                    String.join(File.pathSeparator, spec.rankClasspath()),
-                    spec, queue, timeline, faults, log, processes, reaper);
+            String classpath = String.join(File.pathSeparator, spec.rankClasspath());
+            if (spec.siteProtection().isPresent()) {
+                sites = SiteProtectors.start(spec, jobId, secret, classpath, queue::add, log, reaper);
+            }
+            JobAttempt.Job job = new JobAttempt.Job(jobId, secret.file().toString(), control.hostPort(), classpath,
+                    spec, queue, timeline, faults, log, processes, reaper, Optional.ofNullable(sites));
             timeline.supervisor(started, 0, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_STARTED,
                     fields("job", jobId, "ranks", spec.ranks(), "spares", spec.spares() > 0 ? spec.spares() : null,
                             "restarts", spec.restarts() == Integer.MAX_VALUE ? "unlimited" : spec.restarts(),
@@ -132,6 +136,9 @@ public final class Launcher {
             throw new LaunchException("cannot open the launcher's control socket on loopback: " + e.getMessage(), e);
         } finally {
             killAll();
+            if (sites != null) {
+                sites.close();
+            }
             reaper.close();
             removeHook(hook);
             if (ownSecret) {
@@ -151,6 +158,9 @@ public final class Launcher {
         FailureVerdict verdict = new FailureVerdict();
         int recoveries = 0;
         for (int attempt = 0; ; attempt++) {
+            if (attempt > 0 && job.sites().isPresent()) {
+                job.sites().get().beforeAttempt(attempt, job.timeline());
+            }
             AttemptOutcome outcome = new JobAttempt(job, attempt).run();
             int attempts = attempt + 1;
             recoveries += outcome.online().recoveries();
@@ -247,16 +257,41 @@ public final class Launcher {
                 + "); run the same command again to resume from its checkpoints in " + folder);
     }
 
-    /** Waits before a restart; returns the signal that cut the wait short, if any. */
+    /**
+     * Waits before a restart, and longer while a lost site's ranks are not placed yet (they are relaunched where its
+     * protector puts them); returns the signal that cut the wait short, if any.
+     */
     private Optional<LauncherSignal> backoff(Duration delay, JobAttempt.Job job, int attempt) {
-        long deadline = System.nanoTime() + delay.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + delay.toNanos();
+        long sitesDeadline = start + job.sites().map(s -> s.placementWait().toNanos()).orElse(0L);
+        boolean waitingForSites = false;
         try {
             while (true) {
-                long left = deadline - System.nanoTime();
+                long now = System.nanoTime();
+                long left = deadline - now;
                 if (left <= 0) {
-                    return Optional.empty();
+                    SiteProtectors sites = job.sites().orElse(null);
+                    if (sites == null || !sites.awaitingPlacement()) {
+                        return Optional.empty();
+                    }
+                    if (now - sitesDeadline >= 0) {
+                        log.warn("sites " + sites.unplaced() + " were lost but no protector placed their ranks within "
+                                + Units.formatDuration(sites.placementWait()) + ": relaunching on the table v" + sites.table().version());
+                        return Optional.empty();
+                    }
+                    if (!waitingForSites) {
+                        waitingForSites = true;
+                        log.info("sites " + sites.unplaced() + " lost: waiting for their protectors to detect it, have it verified"
+                                + " and place the site checkpoint before relaunching (Algorithm 3)");
+                    }
+                    left = Math.min(sitesDeadline - now, TimeUnit.MILLISECONDS.toNanos(200));
                 }
                 SupervisorInput input = queue.poll(left, TimeUnit.NANOSECONDS);
+                if (input instanceof SupervisorInput.SiteReport r) {
+                    job.sites().ifPresent(s -> s.record(r, attempt, job.timeline()));
+                    continue;
+                }
                 if (input instanceof SupervisorInput.SignalDelivered s) {
                     job.timeline().supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID,
                             TimelineEvent.SIGNAL_RECEIVED, fields("signal", s.signal().signalName()));

@@ -28,6 +28,36 @@ final class RankHosts {
         this.fakeSites = fakeSites;
     }
 
+    /**
+     * Checks that the launcher can protect the fake sites of a job (see {@link SiteProtectors}).
+     *
+     * @throws IllegalStateException without fake sites (at least 2) or a checkpoint folder, or when a fake host would
+     *     be in two sites
+     */
+    static void checkSiteProtection(int worldSize, Integer fakeHosts, Integer fakeSites, java.nio.file.Path folder) {
+        if (fakeSites == null || fakeSites < 2) {
+            throw new IllegalStateException("site protection needs the ranks spread over at least 2 sites (--fake-sites S, S >= 2;"
+                    + " 3 or more for a third site to verify a loss)");
+        }
+        if (folder == null) {
+            throw new IllegalStateException("site protection needs the job's checkpoint folder (FT_FOLDER): the protectors ship"
+                    + " the lines its ranks commit there");
+        }
+        if (fakeHosts != null) {
+            java.util.Map<Long, Long> siteOfHost = new java.util.HashMap<>();
+            for (int r = 0; r < worldSize; r++) {
+                long host = (long) r * fakeHosts / worldSize;
+                long site = (long) r * fakeSites / worldSize;
+                Long other = siteOfHost.putIfAbsent(host, site);
+                if (other != null && other != site) {
+                    throw new IllegalStateException("--fake-hosts " + fakeHosts + " puts " + FAKE_PREFIX + host + " in two sites, "
+                            + FAKE_SITE_PREFIX + other + " and " + FAKE_SITE_PREFIX + site + ": give --fake-hosts a multiple of"
+                            + " --fake-sites " + fakeSites);
+                }
+            }
+        }
+    }
+
     /** The hosts of a spec's ranks. */
     static RankHosts of(LaunchSpec spec) {
         return new RankHosts(spec.worldSize(), spec.fakeHosts(),

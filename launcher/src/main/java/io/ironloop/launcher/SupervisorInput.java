@@ -28,6 +28,16 @@ sealed interface SupervisorInput {
     record ConnectionRefused(String remote, String reason, Instant time) implements SupervisorInput {
     }
 
+    /**
+     * A site protector's report ({@link SiteProtectors}): its start, one of its events, or its exit.
+     *
+     * @param site the protector's site
+     * @param type the timeline event type ({@code site-declared}, {@code site-recovered}, ...)
+     * @param fields the event's fields
+     */
+    record SiteReport(String site, String type, java.util.Map<String, Object> fields, Instant time) implements SupervisorInput {
+    }
+
     /** The launcher process received a signal. */
     record SignalDelivered(LauncherSignal signal, Instant time) implements SupervisorInput {
     }

@@ -1,0 +1,373 @@
+package io.ironloop.launcher;
+
+import static io.ironloop.launcher.Timeline.fields;
+
+import io.ironloop.group.launch.FreePorts;
+import io.ironloop.group.launch.JobSecret;
+import io.ironloop.group.launch.LaunchEnvironment;
+import io.ironloop.sites.SiteEvent;
+import io.ironloop.sites.SiteProtector;
+import io.ironloop.sites.SiteProtectorMain;
+import io.ironloop.sites.Topology;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The cluster protectors of a job spread over fake sites ({@code ironloop run --fake-sites S [--spare-sites K]},
+ * docs/sites.md): one {@link SiteProtectorMain} JVM per site and per spare site, started before the first attempt and
+ * kept for the whole run, like the control socket. The launcher
+ * <ul>
+ *   <li>builds the H-RADIC table from where the ranks run (rank r on {@code site-⌊r·S/M⌋}, spare sites
+ *       {@code spare-0 …}) with every protector's loopback address, and starts the protectors on it; every site's
+ *       store is the job's {@code FT_FOLDER} (one machine), each protector shipping only its own ranks' series; the
+ *       site checkpoints they hold go to a temporary folder deleted at the end;</li>
+ *   <li>follows what they print ({@link SiteEvent#line()}) into the timeline and its log, as
+ *       {@link SupervisorInput.SiteReport}s handled on the supervisor thread;</li>
+ *   <li>before relaunching a job that lost a site (a protector's process ended, or a site was declared failed), waits
+ *       until the protector of that site has placed its site checkpoint where the table moves its ranks (Algorithm 3),
+ *       then asks a live protector for the table (Algorithm 4: learnt on demand) and starts the lost site's ranks
+ *       there: {@code IRONLOOP_SITE} and, with fake hosts, {@code IRONLOOP_HOST} of the target site.</li>
+ * </ul>
+ * Protector JVMs carry {@code -Dironloop.job=ID} on their command line, so the job's {@link RankReaper} kills them if
+ * the launcher dies; {@link #close()} kills them otherwise. Thread-safe: the output pumps update the state, the
+ * supervisor thread reads it.
+ */
+final class SiteProtectors implements AutoCloseable {
+    /** The protectors of the job's current table, {@code site=host:port,...}, in every rank's environment. */
+    static final String PROTECTORS_ENV = "IRONLOOP_SITE_PROTECTORS";
+    /** The version of the table the ranks were started with. */
+    static final String TABLE_VERSION_ENV = "IRONLOOP_SITE_TABLE";
+    /** Prefix of a spare site's name. */
+    static final String SPARE_PREFIX = "spare-";
+    /** Timeline: a protector started ({@code site}, {@code address}). */
+    static final String STARTED = "site-protector-started";
+    /** Timeline: a protector's process ended without the launcher stopping it ({@code site}, {@code status}). */
+    static final String EXITED = "site-protector-exited";
+    /** Timeline: the lost site's ranks start where the table moved them ({@code ranks}, {@code site}). */
+    static final String RANKS_MOVED = "site-ranks-moved";
+    private static final String REPORT_PREFIX = "site-";
+    private static final List<String> JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+
+    private final LaunchSpec spec;
+    private final SiteProtection protection;
+    private final LauncherLog log;
+    private final Consumer<SupervisorInput> sink;
+    private final RankHosts hosts;
+    private final JobSecret secret;
+    private final Path temp;
+    private final Topology initial;
+    private final Map<String, Process> processes = new ConcurrentHashMap<>();
+    private final List<Thread> pumps = new ArrayList<>();
+    /** Sites whose protector's process ended, or that a protector declared failed; not yet placed elsewhere. */
+    private final Set<String> lost = ConcurrentHashMap.newKeySet();
+    /** Sites whose ranks a protector placed elsewhere: failed site → target site. */
+    private final Map<String, String> placed = new ConcurrentHashMap<>();
+    private volatile Topology table;
+    private volatile boolean closing;
+
+    private SiteProtectors(LaunchSpec spec, LauncherLog log, Consumer<SupervisorInput> sink, JobSecret secret, Path temp,
+            Topology table) {
+        this.spec = spec;
+        this.protection = spec.siteProtection().orElseThrow();
+        this.log = log;
+        this.sink = sink;
+        this.hosts = RankHosts.of(spec);
+        this.secret = secret;
+        this.temp = temp;
+        this.initial = table;
+        this.table = table;
+    }
+
+    /**
+     * Starts a protector per site and spare site of the spec's ranks.
+     *
+     * @param jobId the job, on every protector's command line
+     * @param secret the job secret the protectors prove to each other
+     * @param classpath the class path of the protector JVMs (the launcher's, which holds the sites module)
+     * @param sink where the protectors' reports go (the supervisor's queue)
+     * @param reaper kills them if the launcher dies
+     * @throws LaunchException if the ports, the folder or a process cannot be had
+     */
+    static SiteProtectors start(LaunchSpec spec, String jobId, JobSecret secret, String classpath, Consumer<SupervisorInput> sink,
+            LauncherLog log, RankReaper reaper) {
+        SiteProtection protection = spec.siteProtection().orElseThrow();
+        RankHosts hosts = RankHosts.of(spec);
+        List<Topology.RankPlace> places = new ArrayList<>();
+        for (int r = 0; r < spec.worldSize(); r++) {
+            String site = hosts.siteOf(r).orElseThrow();
+            places.add(new Topology.RankPlace(r, spec.fakeHosts().isPresent() ? hosts.of(r) : "host-" + site, site));
+        }
+        List<Topology.Site> spares = new ArrayList<>();
+        for (int k = 0; k < protection.spareSites(); k++) {
+            spares.add(Topology.Site.spare(SPARE_PREFIX + k, List.of("host-" + SPARE_PREFIX + k), ""));
+        }
+        Topology bare = Topology.of(places, spares);
+        Path temp = null;
+        SiteProtectors sites = null;
+        try {
+            int[] ports = FreePorts.allocate(bare.sites().size());
+            Map<String, String> addresses = new LinkedHashMap<>();
+            for (int i = 0; i < ports.length; i++) {
+                addresses.put(bare.sites().get(i).name(), "127.0.0.1:" + ports[i]);
+            }
+            Topology table = bare.withProtectors(addresses);
+            temp = Files.createTempDirectory("ironloop-sites-" + jobId + "-");
+            Path tableFile = Files.writeString(temp.resolve("table.txt"), table.encode(), StandardCharsets.UTF_8);
+            sites = new SiteProtectors(spec, log, sink, secret, temp, table);
+            log.info("site protection: " + table.ring().size() + " sites + " + spares.size() + " spare site" + (spares.size() == 1 ? "" : "s")
+                    + ", one protector process each; site checkpoints held in " + temp + "; table v" + table.version() + ": "
+                    + describe(table));
+            for (Topology.Site s : table.sites()) {
+                sites.startOne(s.name(), jobId, classpath, tableFile, reaper);
+            }
+            return sites;
+        } catch (IOException e) {
+            if (sites != null) {
+                sites.close();
+            } else if (temp != null) {
+                deleteTree(temp);
+            }
+            throw new LaunchException("cannot start the site protectors: " + e.getMessage(), e);
+        }
+    }
+
+    private void startOne(String site, String jobId, String classpath, Path tableFile, RankReaper reaper) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(spec.javaExecutable().toString());
+        command.addAll(JVM);
+        command.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + jobId);
+        command.addAll(List.of("-Dironloop.site=" + site, "-cp", classpath, SiteProtectorMain.class.getName(), "--site", site,
+                "--table", tableFile.toString(), "--site-folder", spec.folder().orElseThrow().toString(), "--held-folder",
+                temp.resolve("held-" + site).toString(), "--secret-file", secret.file().toString(), "--heartbeat-ms",
+                Long.toString(protection.heartbeat().toMillis()), "--timeout-ms", Long.toString(protection.timeout().toMillis())));
+        Process p = new ProcessBuilder(command).directory(spec.workingDirectory().toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        processes.put(site, p);
+        reaper.watch(p.pid());
+        pumps.add(pump(p.getInputStream(), site, line -> event(site, line)));
+        pumps.add(pump(p.getErrorStream(), site, line -> spec.err().println("[" + site + " protector] " + OutputPump.printable(line))));
+        sink.accept(new SupervisorInput.SiteReport(site, STARTED, fields("site", site, "pid", p.pid(), "address",
+                table.site(site).protector()), Instant.now()));
+        p.onExit().thenAccept(done -> {
+            if (closing) {
+                return;
+            }
+            if (table.has(site) && !table.site(site).spare()) {
+                lost.add(site);
+            }
+            sink.accept(new SupervisorInput.SiteReport(site, EXITED, fields("site", site, "pid", done.pid(), "status",
+                    done.exitValue()), Instant.now()));
+        });
+    }
+
+    private static Thread pump(InputStream in, String site, Consumer<String> each) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    each.accept(line);
+                }
+            } catch (IOException e) {
+                // the protector ended: its exit is reported
+            }
+        }, "ironloop-site-" + site + "-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** One line of a protector's standard output: its events update the state here and go to the supervisor. */
+    private void event(String site, String line) {
+        if (!line.startsWith("event ")) {
+            return;
+        }
+        Map.Entry<String, Map<String, String>> e;
+        try {
+            e = SiteEvent.parse(line.substring("event ".length()));
+        } catch (IllegalArgumentException bad) {
+            log.warn("the protector of " + site + " printed an event the launcher cannot read: " + line);
+            return;
+        }
+        Map<String, String> f = e.getValue();
+        switch (e.getKey()) {
+            case "Declared" -> lost.add(f.get("target"));
+            case "Recovered" -> {
+                placed.put(f.get("failed"), f.get("target"));
+                lost.remove(f.get("failed"));
+            }
+            default -> {
+            }
+        }
+        sink.accept(new SupervisorInput.SiteReport(site, REPORT_PREFIX + kebab(e.getKey()), new LinkedHashMap<>(f), Instant.now()));
+    }
+
+    /**
+     * Records a report in the timeline and says what matters on the launcher's log. Supervisor thread.
+     *
+     * @param attempt the attempt running (or the one that just ended)
+     */
+    void record(SupervisorInput.SiteReport report, int attempt, Timeline timeline) {
+        Map<String, Object> f = report.fields();
+        timeline.supervisor(report.time(), attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, report.type(), f);
+        switch (report.type()) {
+            case "site-declared" -> log.warn("site " + f.get("target") + " declared failed by the protector of " + report.site()
+                    + ("-".equals(f.get("verified_by")) ? " (a ring of two: not verified)" : ", verified by " + f.get("verified_by")
+                    + " (it cannot reach it either)"));
+            case "site-recovered" -> log.info("site " + f.get("failed") + " lost: the protector of " + report.site() + (!"0".equals(f.get("lines"))
+                    ? " placed its site checkpoint (" + f.get("lines") + " line(s) of " + f.get("series") + ", newest iteration "
+                            + f.get("newest_iteration") + ")"
+                    : " held no line of it that the target lacks (nothing placed)") + " on " + f.get("target") + " (" + f.get("kind")
+                    + "); table v" + f.get("table_version") + ": ranks [" + f.get("ranks") + "] run on " + f.get("target") + " from now on");
+            case "site-stopped" -> log.warn("the protector of " + report.site() + " stopped itself: " + f.get("reason"));
+            case EXITED -> log.warn("the protector of " + report.site() + " (pid " + f.get("pid") + ") exited with status " + f.get("status")
+                    + (lost.contains(report.site()) ? "; its site counts as lost until a protector places its ranks elsewhere" : ""));
+            default -> {
+            }
+        }
+    }
+
+    /** Whether a site was lost and its ranks are not yet placed elsewhere: a relaunch waits for that. */
+    boolean awaitingPlacement() {
+        return !lost.isEmpty();
+    }
+
+    /** The sites lost and not placed yet. */
+    Set<String> unplaced() {
+        return Set.copyOf(lost);
+    }
+
+    /** How long a relaunch waits for a lost site's placement: detection, verification (3 timeouts), placement. */
+    Duration placementWait() {
+        return protection.timeout().multipliedBy(4).plusSeconds(30);
+    }
+
+    /**
+     * Before an attempt: learns the table from a live protector (Algorithm 4, on demand) and records where the ranks of
+     * the sites lost since the last table start now. Supervisor thread.
+     */
+    void beforeAttempt(int attempt, Timeline timeline) {
+        Topology known = table;
+        Topology fetched = null;
+        for (Topology.Site s : known.sites()) {
+            Process p = processes.get(s.name());
+            if (p == null || !p.isAlive()) {
+                continue;
+            }
+            try {
+                fetched = SiteProtector.fetchTable(SiteProtector.address(s.protector()), secret, protection.timeout());
+                break;
+            } catch (IOException e) {
+                log.warn("could not ask the protector of " + s.name() + " for the site table: " + e.getMessage());
+            }
+        }
+        if (fetched == null || fetched.version() <= known.version()) {
+            return;
+        }
+        table = fetched;
+        for (Topology.Site s : fetched.ring()) {
+            List<Integer> moved = s.ranks().stream().filter(r -> !known.siteOf(r).equals(s.name())).toList();
+            if (!moved.isEmpty()) {
+                log.info("relaunching ranks " + moved + " on site " + s.name() + " (table v" + fetched.version() + ", asked a protector;"
+                        + " they resume from the site checkpoint placed there)");
+                timeline.supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, RANKS_MOVED, fields("ranks", moved, "site",
+                        s.name(), "host", s.controller(), "table_version", fetched.version()));
+            }
+        }
+    }
+
+    /** The site rank {@code rank} runs on now. */
+    String siteOf(int rank) {
+        return table.siteOf(rank);
+    }
+
+    /** The host rank {@code rank} runs on now: {@code fallback} unless it moved to another site with fake hosts. */
+    String hostOf(int rank, String fallback) {
+        String site = table.siteOf(rank);
+        if (spec.fakeHosts().isEmpty() || site.equals(initial.siteOf(rank))) {
+            return fallback;
+        }
+        return table.site(site).controller();
+    }
+
+    /** What every rank is told of the protectors: their addresses and the table's version. */
+    Map<String, String> environment() {
+        Topology t = table;
+        List<String> addresses = new ArrayList<>();
+        t.sites().forEach(s -> addresses.add(s.name() + "=" + s.protector()));
+        return Map.of(PROTECTORS_ENV, String.join(",", addresses), TABLE_VERSION_ENV, Long.toString(t.version()));
+    }
+
+    /** The table as the launcher knows it now. */
+    Topology table() {
+        return table;
+    }
+
+    /** Kills every protector and deletes the site checkpoints they held. */
+    @Override
+    public void close() {
+        closing = true;
+        processes.values().forEach(p -> {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        });
+        for (Process p : processes.values()) {
+            try {
+                p.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (Thread t : pumps) {
+            try {
+                t.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        deleteTree(temp);
+    }
+
+    static String describe(Topology t) {
+        List<String> rows = new ArrayList<>();
+        for (Topology.Site s : t.sites()) {
+            rows.add(s.name() + (s.spare() ? " (spare)" : " ranks " + s.ranks() + " protected by " + t.protectorOf(s.name()).name()));
+        }
+        return String.join("; ", rows);
+    }
+
+    private static String kebab(String type) {
+        return type.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static void deleteTree(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a protector may still be writing as it dies: what is left is in java.io.tmpdir
+        }
+    }
+}
