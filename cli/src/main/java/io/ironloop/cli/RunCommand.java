@@ -6,6 +6,7 @@ import io.ironloop.launcher.Fault;
 import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.RestartStrategy;
+import io.ironloop.launcher.SiteProtection;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
 import io.ironloop.cli.view.OptionalPort;
@@ -14,6 +15,7 @@ import io.ironloop.cli.view.TimelineFile;
 import io.ironloop.config.Units;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.group.GroupConfig;
+import io.ironloop.group.GroupKeys;
 import io.ironloop.group.launch.JobSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -82,7 +84,10 @@ import picocli.CommandLine.Spec;
             "  IRONLOOP_PARAMS       absolute path of --params, when given",
             "  IRONLOOP_SPARES       S (--spares): the last S ranks are spares",
             "  IRONLOOP_HOST         this rank's host: the host name, or host-K with --fake-hosts",
-            "  IRONLOOP_SITE         this rank's site, site-K with --fake-sites (absent otherwise)",
+            "  IRONLOOP_SITE         this rank's site, site-K with --fake-sites (absent otherwise); after a",
+            "                        site was lost, where the site table moved the rank (e.g. spare-0)",
+            "  IRONLOOP_SITE_PROTECTORS  with --fake-sites: site=127.0.0.1:port of every site's protector",
+            "  IRONLOOP_SITE_TABLE   with --fake-sites: the version of the site table the rank starts with",
             "",
             "Ranks report progress through the runtime's event stream, which the launcher subscribes to",
             "(io.ironloop.launcher.rank.LauncherEvents: iteration, plan, saved, restored, protection, shrunk,",
@@ -116,8 +121,16 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--fake-sites", paramLabel = "S",
             description = "Tell the ranks they run on S sites, as IRONLOOP_SITE=site-<r*S/M> for rank r of M = N+S"
-                    + " (consecutive ranks share a site), for site protection on one machine (docs/sites.md; default: none set).")
+                    + " (consecutive ranks share a site), and protect the sites (docs/sites.md): one cluster protector process"
+                    + " per site ships its ranks' committed lines to the previous site's protector; a lost site (verified by a"
+                    + " third) has its lines placed where the table moves its ranks, and a relaunch starts them there"
+                    + " (default: no sites).")
     Integer fakeSites;
+
+    @Option(names = "--spare-sites", paramLabel = "K", defaultValue = "0",
+            description = "With --fake-sites: K spare sites (spare-0 ...), each with its protector and no ranks, where a lost"
+                    + " site's ranks go; 0: to the site of its protector (default: ${DEFAULT-VALUE}).")
+    int spareSites;
 
     @Option(names = "--restarts", paramLabel = "K",
             description = "Relaunch the whole job up to K times after a failure (default: 0; unlimited with"
@@ -276,11 +289,14 @@ final class RunCommand implements Callable<Integer> {
             if (fakeHosts != null) {
                 b.fakeHosts(fakeHosts);
             }
-            if (fakeSites != null) {
-                b.fakeSites(fakeSites);
-            }
             var ranksParameters = params != null ? RankParameters.load(params, System.getenv(), Map.of())
                     : RankParameters.environment(System.getenv());
+            if (fakeSites != null) {
+                b.fakeSites(fakeSites).protectSites(new SiteProtection(spareSites, ranksParameters.get(GroupKeys.SITE_HEARTBEAT),
+                        ranksParameters.get(GroupKeys.SITE_TIMEOUT)));
+            } else if (spareSites > 0) {
+                throw new IllegalArgumentException("--spare-sites needs --fake-sites: spare sites replace lost sites");
+            }
             if (params != null) {
                 b.params(params);
             }
