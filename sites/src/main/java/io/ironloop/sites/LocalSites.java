@@ -55,7 +55,7 @@ public final class LocalSites implements AutoCloseable {
         bare.sites().forEach(s -> names.add(s.name()));
         try {
             for (String s : names) {
-                ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                ServerSocket ss = SiteProtector.listen(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 sockets.put(s, ss);
                 addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
             }

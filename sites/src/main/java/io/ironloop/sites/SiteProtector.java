@@ -140,9 +140,25 @@ public final class SiteProtector implements AutoCloseable {
 
     /** Binds the address of {@code site} in {@code table} and starts its protector there. */
     public static SiteProtector start(Config config, Consumer<SiteEvent> events) throws IOException {
-        ServerSocket s = new ServerSocket();
-        s.bind(address(config.table().site(config.site()).protector()));
-        return start(config, s, events);
+        return start(config, listen(address(config.table().site(config.site()).protector())), events);
+    }
+
+    /**
+     * A protector's listening socket bound to {@code at} (port 0: the kernel chooses), with the large receive buffer
+     * its connections stream line files through ({@link ProtectorWire#SOCKET_BUFFER}, set before binding so that the
+     * window scale allows it).
+     *
+     * @throws IOException if it cannot be bound
+     */
+    public static ServerSocket listen(InetSocketAddress at) throws IOException {
+        ServerSocket s = ProtectorWire.prepare(new ServerSocket());
+        try {
+            s.bind(at, 50);
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+        return s;
     }
 
     /** The table this protector holds now. */
@@ -373,7 +389,14 @@ public final class SiteProtector implements AutoCloseable {
             Store target = move.target().equals(config.site()) ? siteStore
                     : new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(), ProtectorStore.Scope.SITE,
                             config.secret(), config.timeout());
-            SiteRecovery.Placed placed = SiteRecovery.place(heldCopies(failed), target, move);
+            SiteRecovery.Placed placed;
+            try {
+                placed = SiteRecovery.place(heldCopies(failed), target, move);
+            } finally {
+                if (target != siteStore) {
+                    target.close();
+                }
+            }
             adoptAnnounced(move.after());
             for (Topology.Site s : move.after().sites()) {
                 if (!s.name().equals(config.site())) {
@@ -427,54 +450,70 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
+    /**
+     * Serves one connection: its operations one after the other (a site's store operations on a line reuse one
+     * connection), until the other end closes it or stays silent for the timeout.
+     */
     private void serve(Socket s) {
         try (ProtectorWire w = ProtectorWire.accept(s, config.secret(), config.timeout())) {
-            String op = w.in.readUTF();
-            String from = w.in.readUTF();
-            String scope = w.in.readUTF();
-            switch (op) {
-                case "HEARTBEAT" -> {
-                    long theirs = w.in.readLong();
-                    Topology mine = table;
-                    synchronized (this) {
-                        if (detector != null) {
-                            detector.heartbeatFrom(from, System.nanoTime());
-                        }
-                    }
-                    w.out.writeBoolean(true);
-                    w.out.writeLong(mine.version());
-                    w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+            while (!closed) {
+                String op;
+                try {
+                    w.timeout(config.timeout()); // an operation before may have lengthened it
+                    op = w.in.readUTF();
+                } catch (java.io.EOFException | java.net.SocketTimeoutException e) {
+                    return; // closed, or idle: the client opens another connection when it needs one
                 }
-                case "PING" -> w.out.writeBoolean(true);
-                case "CHECK" -> {
-                    String target = w.in.readUTF();
-                    boolean reached = ping(target);
-                    LOG.info("site {}: site {} asked whether site {} is reachable from here: {}", config.site(), from, target, reached);
-                    w.out.writeBoolean(true);
-                    w.out.writeBoolean(reached);
-                }
-                case "TABLE" -> {
-                    Topology next = Topology.parse(w.in.readUTF());
-                    if (next.version() > table.version()) {
-                        adoptAnnounced(next);
-                    }
-                    w.out.writeBoolean(true);
-                }
-                case "GET_TABLE" -> {
-                    w.out.writeBoolean(true);
-                    w.out.writeUTF(table.encode());
-                }
-                default -> {
-                    Store store = "SITE".equals(scope) ? siteStore : heldCopies(from);
-                    if (!StoreService.serve(op, store, w)) {
-                        StoreService.fail(w, "unknown operation " + op);
-                    }
-                }
+                serveOne(w, op);
+                w.out.flush();
             }
-            w.out.flush();
         } catch (IOException | RuntimeException e) {
             if (!closed) {
                 LOG.debug("site {}: a connection from {} ended: {}", config.site(), s.getRemoteSocketAddress(), e.toString());
+            }
+        }
+    }
+
+    private void serveOne(ProtectorWire w, String op) throws IOException {
+        String from = w.in.readUTF();
+        String scope = w.in.readUTF();
+        switch (op) {
+            case "HEARTBEAT" -> {
+                long theirs = w.in.readLong();
+                Topology mine = table;
+                synchronized (this) {
+                    if (detector != null) {
+                        detector.heartbeatFrom(from, System.nanoTime());
+                    }
+                }
+                w.out.writeBoolean(true);
+                w.out.writeLong(mine.version());
+                w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+            }
+            case "PING" -> w.out.writeBoolean(true);
+            case "CHECK" -> {
+                String target = w.in.readUTF();
+                boolean reached = ping(target);
+                LOG.info("site {}: site {} asked whether site {} is reachable from here: {}", config.site(), from, target, reached);
+                w.out.writeBoolean(true);
+                w.out.writeBoolean(reached);
+            }
+            case "TABLE" -> {
+                Topology next = Topology.parse(w.in.readUTF());
+                if (next.version() > table.version()) {
+                    adoptAnnounced(next);
+                }
+                w.out.writeBoolean(true);
+            }
+            case "GET_TABLE" -> {
+                w.out.writeBoolean(true);
+                w.out.writeUTF(table.encode());
+            }
+            default -> {
+                Store store = "SITE".equals(scope) ? siteStore : heldCopies(from);
+                if (!StoreService.serve(op, store, w)) {
+                    StoreService.fail(w, "unknown operation " + op);
+                }
             }
         }
     }

@@ -20,7 +20,8 @@ import java.util.zip.CRC32C;
  * A {@link Store} on another cluster protector, reached over {@link ProtectorWire}: either the copies of this site's
  * lines that the protector holds ({@link Scope#HELD}) or the protector's own site store ({@link Scope#SITE}, where a
  * recovery puts a lost site's lines). So the existing whole-line copy ({@code LineReplicator}, {@code LineFallback})
- * works across sites unchanged. Every operation is one authenticated connection; a file travels with its CRC32C,
+ * works across sites unchanged. Every connection is authenticated; operations that follow each other closely reuse one
+ * (an idle connection is kept for a quarter of the timeout); a file travels with its CRC32C,
  * which the receiving protector checks before it publishes the file (temp, fsync, rename). Files are read back
  * whole into memory ({@link #openRead}), which bounds a line's file to the heap.
  *
@@ -40,6 +41,7 @@ public final class ProtectorStore implements Store {
     private final Scope scope;
     private final JobSecret secret;
     private final Duration timeout;
+    private final IdleWires idle = new IdleWires();
 
     /**
      * @param protector the protector's address
@@ -56,12 +58,49 @@ public final class ProtectorStore implements Store {
         this.timeout = timeout;
     }
 
-    private ProtectorWire request(String op) throws IOException {
-        ProtectorWire w = ProtectorWire.connect(protector, secret, timeout);
+    /** One operation on a connection: writes its fields, reads its answer. */
+    @FunctionalInterface
+    private interface Exchange<T> {
+        T on(ProtectorWire w) throws IOException;
+    }
+
+    /**
+     * Runs one operation on an idle connection of this store if one is fresh enough, else on a new one, and keeps the
+     * connection for the next operation (the operations on one line follow each other closely: one handshake instead
+     * of one per operation). A reused connection that fails at the connection level (the protector closed it as
+     * idle) is replaced by a new one once; a refusal ({@code false} answered) is not retried.
+     */
+    private <T> T call(String op, Exchange<T> exchange) throws IOException {
+        ProtectorWire w = idle.poll(timeout.dividedBy(4));
+        if (w != null) {
+            try {
+                T result = exchange(w, op, exchange);
+                idle.offer(w);
+                return result;
+            } catch (java.io.EOFException | java.net.SocketException e) {
+                w.close(); // closed by the protector meanwhile: once more on a new connection
+            } catch (IOException | RuntimeException e) {
+                w.close();
+                throw e;
+            }
+        }
+        w = ProtectorWire.connect(protector, secret, timeout);
+        try {
+            T result = exchange(w, op, exchange);
+            idle.offer(w);
+            return result;
+        } catch (IOException | RuntimeException e) {
+            w.close();
+            throw e;
+        }
+    }
+
+    private <T> T exchange(ProtectorWire w, String op, Exchange<T> exchange) throws IOException {
+        w.timeout(timeout);
         w.out.writeUTF(op);
         w.out.writeUTF(fromSite);
         w.out.writeUTF(scope.name());
-        return w;
+        return exchange.on(w);
     }
 
     @Override
@@ -72,19 +111,19 @@ public final class ProtectorStore implements Store {
 
     @Override
     public List<String> listSeries() throws IOException {
-        try (ProtectorWire w = request("LIST_SERIES")) {
+        return call("LIST_SERIES", w -> {
             w.expectOk("listing series");
             return readNames(w);
-        }
+        });
     }
 
     @Override
     public List<String> listFiles(String series) throws IOException {
-        try (ProtectorWire w = request("LIST_FILES")) {
+        return call("LIST_FILES", w -> {
             w.out.writeUTF(series);
             w.expectOk("listing " + series);
             return readNames(w);
-        }
+        });
     }
 
     private static List<String> readNames(ProtectorWire w) throws IOException {
@@ -98,19 +137,19 @@ public final class ProtectorStore implements Store {
 
     @Override
     public long size(String name) throws IOException {
-        try (ProtectorWire w = request("SIZE")) {
+        return call("SIZE", w -> {
             w.out.writeUTF(name);
             w.out.flush();
             if (!w.in.readBoolean()) {
                 throw new NoSuchFileException(name, null, w.in.readUTF());
             }
             return w.in.readLong();
-        }
+        });
     }
 
     @Override
     public SeekableByteChannel openRead(String name) throws IOException {
-        try (ProtectorWire w = request("READ")) {
+        return call("READ", w -> {
             w.out.writeUTF(name);
             w.out.flush();
             if (!w.in.readBoolean()) {
@@ -130,7 +169,7 @@ public final class ProtectorStore implements Store {
                         + ", sent " + Integer.toHexString(crc) + ")");
             }
             return new ByteArrayChannel(bytes);
-        }
+        });
     }
 
     @Override
@@ -157,12 +196,12 @@ public final class ProtectorStore implements Store {
     /** Streams the file to the protector, which checks its CRC32C and publishes it atomically and durably. */
     @Override
     public void copyFrom(SeekableByteChannel source, String name) throws IOException {
-        try (ProtectorWire w = request("PUT")) {
+        call("PUT", w -> {
             long length = source.size();
             w.out.writeUTF(name);
             w.out.writeLong(length);
             CRC32C crc = new CRC32C();
-            ByteBuffer b = ByteBuffer.allocate(1 << 16);
+            ByteBuffer b = ByteBuffer.allocate(ProtectorWire.CHUNK);
             source.position(0);
             long sent = 0;
             while (sent < length) {
@@ -185,15 +224,17 @@ public final class ProtectorStore implements Store {
                 }
                 throw new IOException("copying " + name + " to " + location() + " failed: " + why);
             }
-        }
+            return null;
+        });
     }
 
     @Override
     public void delete(String name) throws IOException {
-        try (ProtectorWire w = request("DELETE")) {
+        call("DELETE", w -> {
             w.out.writeUTF(name);
             w.expectOk("deleting " + name);
-        }
+            return null;
+        });
     }
 
     /** No lock: the protector of the site below in the ring is the only writer of its held store. */
@@ -204,15 +245,48 @@ public final class ProtectorStore implements Store {
 
     @Override
     public int removeTemporaries(String series) throws IOException {
-        try (ProtectorWire w = request("REMOVE_TEMPS")) {
+        return call("REMOVE_TEMPS", w -> {
             w.out.writeUTF(series);
             w.expectOk("removing temporaries of " + series);
             return w.in.readInt();
-        }
+        });
     }
 
+    /** Closes the connections kept for reuse. */
     @Override
     public void close() {
+        idle.closeAll();
+    }
+
+    /** Connections kept between operations, newest first, each with when it became idle. Thread-safe. */
+    private static final class IdleWires {
+        private record Idle(ProtectorWire wire, long since) {
+        }
+
+        private final java.util.ArrayDeque<Idle> wires = new java.util.ArrayDeque<>();
+
+        /** An idle connection no older than {@code maxIdle} (older ones are closed), or null. */
+        synchronized ProtectorWire poll(Duration maxIdle) {
+            for (Idle e = wires.pollFirst(); e != null; e = wires.pollFirst()) {
+                if (System.nanoTime() - e.since() <= maxIdle.toNanos()) {
+                    return e.wire();
+                }
+                e.wire().close();
+            }
+            return null;
+        }
+
+        synchronized void offer(ProtectorWire w) {
+            wires.addFirst(new Idle(w, System.nanoTime()));
+            while (wires.size() > 4) {
+                wires.pollLast().wire().close();
+            }
+        }
+
+        synchronized void closeAll() {
+            wires.forEach(e -> e.wire().close());
+            wires.clear();
+        }
     }
 
     /** A read-only channel over bytes in memory. */

@@ -35,6 +35,14 @@ public final class ProtectorWire implements AutoCloseable {
     private static final String PURPOSE = "ironloop-sites-v1";
     private static final int NONCE = 16;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * The socket buffers asked for at both ends (the kernel may cap them, {@code net.core.rmem_max}/{@code wmem_max}): a
+     * line's file streams at the link's bandwidth-delay product, not at the default window. A listening socket must
+     * have it before it is bound ({@link #prepare(java.net.ServerSocket)}) for the window scale of what it accepts.
+     */
+    public static final int SOCKET_BUFFER = 4 << 20;
+    /** The chunk a file travels in, read, checksummed and written as it arrives. */
+    public static final int CHUNK = 1 << 20;
 
     private final Socket socket;
     /** Requests (client) or answers (server). */
@@ -59,6 +67,8 @@ public final class ProtectorWire implements AutoCloseable {
     public static ProtectorWire connect(InetSocketAddress to, JobSecret secret, Duration timeout) throws IOException {
         Socket s = new Socket();
         try {
+            s.setSendBufferSize(SOCKET_BUFFER);
+            s.setReceiveBufferSize(SOCKET_BUFFER);
             s.connect(to, (int) Math.max(1, timeout.toMillis()));
             s.setSoTimeout((int) Math.max(1, timeout.toMillis()));
             s.setTcpNoDelay(true);
@@ -88,6 +98,7 @@ public final class ProtectorWire implements AutoCloseable {
      * @throws IOException if the client does not speak the protocol or does not prove the secret
      */
     public static ProtectorWire accept(Socket s, JobSecret secret, Duration timeout) throws IOException {
+        s.setSendBufferSize(SOCKET_BUFFER);
         s.setSoTimeout((int) Math.max(1, timeout.toMillis()));
         s.setTcpNoDelay(true);
         ProtectorWire w = new ProtectorWire(s);
@@ -106,6 +117,16 @@ public final class ProtectorWire implements AutoCloseable {
             throw new IOException("a connection from " + s.getRemoteSocketAddress() + " did not prove the job secret; refused");
         }
         return w;
+    }
+
+    /**
+     * Gives a protector's listening socket, not yet bound, the receive buffer of {@link #SOCKET_BUFFER}.
+     *
+     * @return {@code server}
+     */
+    public static java.net.ServerSocket prepare(java.net.ServerSocket server) throws IOException {
+        server.setReceiveBufferSize(SOCKET_BUFFER);
+        return server;
     }
 
     /** Reads an answer's status; throws its error message. */

@@ -78,7 +78,7 @@ public final class StoreService {
             w.out.writeBoolean(true);
             w.out.writeLong(length);
             CRC32C crc = new CRC32C();
-            ByteBuffer b = ByteBuffer.allocate(1 << 16);
+            ByteBuffer b = ByteBuffer.allocate(ProtectorWire.CHUNK);
             long sent = 0;
             while (sent < length) {
                 b.clear();
@@ -99,7 +99,7 @@ public final class StoreService {
         long length = w.in.readLong();
         w.timeout(java.time.Duration.ofSeconds(30 + (length >> 20)));
         CRC32C crc = new CRC32C();
-        byte[] buffer = new byte[1 << 16];
+        byte[] buffer = new byte[ProtectorWire.CHUNK];
         try (Store.PendingFile out = store.create(name)) {
             long received = 0;
             while (received < length) {
