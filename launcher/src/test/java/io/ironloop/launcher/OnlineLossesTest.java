@@ -150,4 +150,20 @@ class OnlineLossesTest {
                 .application(new Application("x.Main", Optional.empty())).build()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("--fake-sites 3");
     }
+
+    @Test
+    void protectSites_needsTwoSitesAFolderAndHostsWithinOneSite() {
+        java.util.function.Supplier<LaunchSpec.Builder> b = () -> LaunchSpec.builder().ranks(6)
+                .application(new Application("x.Main", Optional.empty())).protectSites(SiteProtection.withSpares(1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.get().folder(java.nio.file.Path.of("ckpt")).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("--fake-sites");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.get().fakeSites(3).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("FT_FOLDER");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.get().fakeSites(3).fakeHosts(2).folder(java.nio.file.Path.of("ckpt")).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("host-0 in two sites");
+        LaunchSpec ok = b.get().fakeSites(3).fakeHosts(6).folder(java.nio.file.Path.of("ckpt")).build();
+        assertThat(ok.siteProtection()).contains(SiteProtection.withSpares(1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SiteProtection(0, java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(2))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SITE_TIMEOUT");
+    }
 }
