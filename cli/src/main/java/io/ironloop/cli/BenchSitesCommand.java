@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 /** {@code ironloop bench sites}. */
 @Command(name = "sites", mixinStandardHelpOptions = true,
         description = {"Site protection (H-RADIC) on loopback in this JVM: a committed line copied to the neighbour site's protector",
-            "against raw TCP over the same link; the time from the loss of a site to its declaration (confirmed by a third site)",
+            "against raw TCP over the same link, into memory and durable (written, fsynced and renamed before the ack); the time from the loss of a site to its declaration (confirmed by a third site)",
             "and to its recovery on a spare site; declarations of sites that were not lost (false positives)."})
 final class BenchSitesCommand implements Callable<Integer> {
     @Option(names = "--line-size", defaultValue = "64MiB", description = "State in the replicated line. Default ${DEFAULT-VALUE}.")

@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /** {@code ironloop bench sites} with a small line: every figure present, the output contract. */
 class BenchSitesCommandTest {
-    private static final List<String> NUMBERS = List.of("replication_gbps", "raw_tcp_gbps", "replication_over_raw_tcp", "line_bytes",
+    private static final List<String> NUMBERS = List.of("replication_gbps", "raw_tcp_gbps", "replication_over_raw_tcp",
+            "durable_tcp_gbps", "replication_over_durable_tcp", "line_bytes",
             "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "repetitions");
-    private static final List<String> TARGETS = List.of("replication_target_met", "false_positive_target_met");
+    private static final List<String> TARGETS = List.of("replication_target_met", "replication_durable_target_met",
+            "false_positive_target_met");
 
     @Test
     void benchSites_json_printsOneObjectWithEveryFigure() throws Exception {
