@@ -32,18 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Site protection under {@code ironloop run} as an operator runs it: {@code Main run -n 3 --fake-sites 3 --fake-hosts 3
  * --spare-sites 1} in its own JVM, which starts the three rank JVMs of the heat block example (rank r on
- * {@code site-r}) and four cluster protector JVMs ({@code site-0..2}, {@code spare-0}). Once {@code site-1}'s
- * protector has shipped a line of rank 1 past iteration 20 to {@code site-0}, every process of {@code site-1} is
- * killed with SIGKILL (its rank and its protector). Either the survivors recover online, or — when the whole job went
- * down with the site and the site's storage is gone — the launcher waits for {@code site-0} to place the site
- * checkpoint on {@code spare-0} (verified by {@code site-2}) and relaunches rank 1 there, from that checkpoint. Both
- * end bit-identical to the failure-free run, and the launcher's output says where the site's ranks went.
+ * {@code site-r}) and four cluster protector JVMs ({@code site-0..2}, {@code spare-0}); whole sites are lost by SIGKILL
+ * to every process of the site, and the job finishes bit-identical to the failure-free run while the launcher's
+ * output says where the sites' ranks went. One launcher run covers both ways on (one JVM start-up instead of two).
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SiteRunProcessTest {
-    private static final long STEPS = 300;
-    private static final Pattern SHIPPED = Pattern.compile(
-            "\"type\":\"site-shipped\",\"fields\":\\{\"site\":\"site-1\",\"series\":\"rank-00001\",\"iteration\":\"(\\d+)\"");
+    private static final long STEPS = 600;
     private static String reference;
 
     private final String jobId = "sites-" + UUID.randomUUID().toString().substring(0, 8);
@@ -63,55 +58,45 @@ class SiteRunProcessTest {
         JobProcesses.killJob(jobId); // ranks and protectors carry -Dironloop.job=ID
     }
 
+    /**
+     * Two sites lost one after the other under one launcher. First every process of {@code site-1} (rank 1 and its
+     * protector): the survivors recover online while {@code site-0} declares it (verified by {@code site-2}) and places
+     * it on the spare site {@code spare-0} (Fig. 3, table v2). Then {@code site-2}'s processes and rank 0 — the job is
+     * down — and {@code site-2}'s storage: {@code spare-0}, now its protector, declares it (verified by {@code site-0})
+     * and places the site checkpoint it holds on its own site (Fig. 4, table v3, no spare left); the launcher waits for
+     * that placement, asks a protector for the table and relaunches ranks 1 and 2 on {@code spare-0}, which resume from
+     * a placed line, bit-identical.
+     */
     @Test
-    void wholeSiteKilled_survivorsRecoverOnline_protectorsPlaceItsCheckpointOnTheSpare_bitIdentical() throws Exception {
+    void twoSitesLostOneAfterTheOther_onlineThenRelaunchedOnTheSpareSiteFromThePlacedCheckpoint_bitIdentical() throws Exception {
         startLauncher();
-        awaitShippedPast(20);
-        long rank = rankPid(1);
-        long protector = protectorPid("site-1");
+        awaitShipped("site-1", "rank-00001", 20, 0);
+        kill(protectorPid("site-1"), rankPid(1)); // every process of site-1
 
-        kill(protector, rank); // every process of site-1
+        int afterPlacement = awaitTimeline("\"type\":\"site-recovered\",\"fields\":\\{\"site\":\"site-0\",\"failed\":\"site-1\"");
+        long shipped = awaitShipped("site-2", "rank-00002", 0, afterPlacement); // now to spare-0, its protector in table v2
+        kill(protectorPid("site-2"), rankPid(2), rankPid(0)); // every process of site-2, and with it the job
+        deleteTree(dir.resolve("ckpt").resolve("rank-00002")); // site-2's storage is gone: only spare-0's copy is left
 
         assertThat(awaitExit()).as(err()).isZero();
         assertThat(out()).contains("result sha256=" + reference);
         String err = err();
         assertThat(err).contains("site site-1 declared failed by the protector of site-0, verified by site-2")
-                .contains("site site-1 lost: the protector of site-0 ")
                 .contains("on spare-0 (SPARE_SITE); table v2: ranks [1] run on spare-0 from now on")
-                .contains("1 online recovery");
-        assertThat(err).doesNotContain("declared failed by the protector of site-1").doesNotContain("site site-0 declared")
-                .doesNotContain("site site-2 declared");
-        assertThat(JobProcesses.ranksOf(jobId)).as("no rank or protector outlives the launcher").isEmpty();
-    }
-
-    @Test
-    void wholeSiteAndJobLost_relaunchedWithItsRanksOnTheSpareSite_fromThePlacedCheckpoint_bitIdentical() throws Exception {
-        startLauncher();
-        long shipped = awaitShippedPast(20);
-        List<Long> pids = new ArrayList<>(List.of(protectorPid("site-1")));
-        for (int r = 0; r < 3; r++) {
-            pids.add(rankPid(r));
-        }
-
-        kill(pids.stream().mapToLong(Long::longValue).toArray()); // site-1, and with it the whole job
-        deleteTree(dir.resolve("ckpt").resolve("rank-00001")); // site-1's storage is gone: only site-0's copy is left
-
-        assertThat(awaitExit()).as(err()).isZero();
-        assertThat(out()).contains("result sha256=" + reference);
-        String err = err();
-        assertThat(err).contains("site site-1 declared failed by the protector of site-0, verified by site-2")
-                .contains("sites [site-1] lost: waiting for their protectors")
-                .contains("relaunching ranks [1] on site spare-0 (table v2");
-        Matcher placed = Pattern.compile("placed its site checkpoint \\((\\d+) line\\(s\\) of rank-00001, newest iteration (\\d+)\\)")
-                .matcher(err);
+                .contains("site site-2 declared failed by the protector of spare-0, verified by site-0")
+                .contains("sites [site-2] lost: waiting for their protectors")
+                .contains("relaunching ranks [1, 2] on site spare-0 (table v3")
+                .contains("all 3 ranks exited 0 in attempt 1 (after 1 restart); 1 online recovery");
+        assertThat(err).doesNotContain("site site-0 declared").doesNotContain("site spare-0 declared");
+        Matcher placed = Pattern.compile("placed its site checkpoint \\((\\d+) line\\(s\\) of rank-00002, newest iteration (\\d+)\\)"
+                + " on spare-0 \\(PROTECTOR_SITE\\); table v3").matcher(err);
         assertThat(placed.find()).as(err).isTrue();
-        assertThat(Integer.parseInt(placed.group(1))).isPositive();
         assertThat(Long.parseLong(placed.group(2))).isGreaterThanOrEqualTo(shipped);
         Matcher resumed = Pattern.compile("resumed at step (\\d+)").matcher(err);
         assertThat(resumed.find()).as("the relaunch resumed from a disk line:%n%s", err).isTrue();
         assertThat(Long.parseLong(resumed.group(1))).isPositive().isLessThanOrEqualTo(Long.parseLong(placed.group(2)));
-        assertThat(timeline()).contains("\"type\":\"site-ranks-moved\"", "\"site\":\"spare-0\"");
-        assertThat(err).contains("after 1 restart");
+        assertThat(timeline()).contains("\"type\":\"site-ranks-moved\"");
+        assertThat(JobProcesses.ranksOf(jobId)).as("no rank or protector outlives the launcher").isEmpty();
     }
 
     private void startLauncher() throws IOException {
@@ -132,20 +117,46 @@ class SiteRunProcessTest {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     }
 
-    /** Waits until site-1's protector has shipped a line of rank 1 at or past {@code iteration}; returns its iteration. */
-    private long awaitShippedPast(long iteration) {
+    /**
+     * Waits until {@code site}'s protector has shipped a line of {@code series} at or past {@code iteration}, reported in
+     * the timeline file after its first {@code from} characters; returns the line's iteration.
+     */
+    private long awaitShipped(String site, String series, long iteration, int from) {
+        Pattern shipped = Pattern.compile("\"type\":\"site-shipped\",\"fields\":\\{\"site\":\"" + site + "\",\"series\":\"" + series
+                + "\",\"iteration\":\"(\\d+)\"");
         long[] seen = {-1};
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            Matcher m = SHIPPED.matcher(timeline());
+            Matcher m = shipped.matcher(timeline());
+            m.region(Math.min(from, m.regionEnd()), m.regionEnd());
             while (m.find()) {
                 seen[0] = Math.max(seen[0], Long.parseLong(m.group(1)));
             }
-            if (!launcher.isAlive()) {
-                throw new AssertionError("the launcher ended early:\n" + err());
-            }
+            alive();
             return seen[0] >= iteration;
         });
         return seen[0];
+    }
+
+    /** Waits until the timeline file holds {@code regex}; returns the offset after it. */
+    private int awaitTimeline(String regex) {
+        Pattern p = Pattern.compile(regex);
+        int[] end = {-1};
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            Matcher m = p.matcher(timeline());
+            alive();
+            if (m.find()) {
+                end[0] = m.end();
+                return true;
+            }
+            return false;
+        });
+        return end[0];
+    }
+
+    private void alive() throws IOException {
+        if (!launcher.isAlive()) {
+            throw new AssertionError("the launcher ended early:\n" + err());
+        }
     }
 
     private long rankPid(int rank) {
