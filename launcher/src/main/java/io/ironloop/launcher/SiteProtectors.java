@@ -170,8 +170,8 @@ final class SiteProtectors implements AutoCloseable {
             if (closing) {
                 return;
             }
-            if (table.has(site) && !table.site(site).spare()) {
-                lost.add(site);
+            if ((table.has(site) && !table.site(site).spare()) || placed.containsValue(site)) {
+                lost.add(site); // a site running ranks, by the launcher's table or since a placement moved ranks there
             }
             sink.accept(new SupervisorInput.SiteReport(site, EXITED, fields("site", site, "pid", done.pid(), "status",
                     done.exitValue()), Instant.now()));
