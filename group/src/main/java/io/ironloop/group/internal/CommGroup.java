@@ -5,7 +5,6 @@ import io.ironloop.group.ProcessGroup;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.group.ShrinkResult;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -16,8 +15,9 @@ import java.util.TreeSet;
 
 /**
  * A {@link ProcessGroup} over a {@link Session}: point-to-point messages and collectives built from
- * them. Reductions run at rank 0 in rank order, one chunk at a time, and the result is broadcast, so
- * results are bit-reproducible and memory stays bounded. A group is one incarnation ({@code epoch}) of
+ * them. Reductions combine in rank order, one chunk at a time (small arrays at rank 0, which broadcasts the
+ * result; large ones at the owner of each segment, which sends it to everyone), so results are bit-reproducible
+ * and memory stays bounded. A group is one incarnation ({@code epoch}) of
  * the job's membership; {@link #shrink()} makes the next one.
  */
 final class CommGroup implements ProcessGroup {
@@ -228,7 +228,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Double.BYTES)) {
             double[] out = new double[values.length];
-            allreduceLarge(values.length * Double.BYTES, b -> b.asDoubleBuffer().put(values), b -> b.asDoubleBuffer().get(out), Reduction.DOUBLE, op);
+            allreduceLarge(values, out, values.length, Reduction.DOUBLE, op);
             return out;
         }
         return ArrayCodec.decodeDoubles(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.DOUBLE, op), 0);
@@ -239,7 +239,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Long.BYTES)) {
             long[] out = new long[values.length];
-            allreduceLarge(values.length * Long.BYTES, b -> b.asLongBuffer().put(values), b -> b.asLongBuffer().get(out), Reduction.LONG, op);
+            allreduceLarge(values, out, values.length, Reduction.LONG, op);
             return out;
         }
         return ArrayCodec.decodeLongs(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.LONG, op), 0);
@@ -250,7 +250,7 @@ final class CommGroup implements ProcessGroup {
         Objects.requireNonNull(values, "values");
         if (isLarge((long) values.length * Integer.BYTES)) {
             int[] out = new int[values.length];
-            allreduceLarge(values.length * Integer.BYTES, b -> b.asIntBuffer().put(values), b -> b.asIntBuffer().get(out), Reduction.INT, op);
+            allreduceLarge(values, out, values.length, Reduction.INT, op);
             return out;
         }
         return ArrayCodec.decodeInts(allreduceBytes(ArrayCodec.encode(values, 0, values.length), Reduction.INT, op), 0);
@@ -264,110 +264,126 @@ final class CommGroup implements ProcessGroup {
     }
 
     /**
-     * {@link #allreduceLarge(ByteBuffer, Reduction, ReduceOp)} of a direct buffer of {@code bytes} that {@code fill} writes
-     * and {@code drain} reads the result from.
-     */
-    private void allreduceLarge(int bytes, java.util.function.Consumer<ByteBuffer> fill, java.util.function.Consumer<ByteBuffer> drain,
-            Reduction type, ReduceOp op) {
-        // from the transport's pool, as received chunks are: a fresh direct buffer costs more than the copies into it
-        ByteBuffer data = session.buffers().take(bytes);
-        try {
-            fill.accept(data);
-            allreduceLarge(data, type, op);
-            drain.accept(data);
-        } finally {
-            session.buffers().give(data); // every send from it was written before its post returned
-        }
-    }
-
-    /**
-     * A large allreduce, in place: a reduce-scatter then an allgather, both direct (member s owns segment s of the
-     * array: everyone sends it their piece of that segment, it combines the pieces and sends the result to everyone).
-     * Each member sends and receives 2(P − 1)/P of the array, as a ring would, but its owner combines a segment in
-     * rank order ({@code ((v0 op v1) op v2) ...}), so the result is the small path's, bit for bit, whatever the
-     * timing. Segments travel in chunks of {@link #CHUNK_BYTES}, chunk by chunk in step, so what waits in a member's
-     * queues stays a few chunks; they are direct buffers, written from and received into without a copy in the JVM.
+     * A large allreduce of {@code values} into {@code out} (arrays of {@code type}, {@code elements} long): a
+     * reduce-scatter then an allgather, both direct. Member s owns segment s of the array (1/P of it): every member
+     * sends it its piece of that segment, the owner combines the pieces in rank order ({@code ((v0 op v1) op v2) ...},
+     * its own piece read straight from {@code values}) and sends the combined segment to every member. Each member
+     * sends and receives 2(P − 1)/P of the array, as a ring would, and the result is the small path's, bit for bit,
+     * whatever the timing.
+     *
+     * <p>Segments travel in chunks of {@link #CHUNK_BYTES} through direct buffers of the transport's pool (written
+     * from and received into without a copy in the JVM), software-pipelined rather than in step: at step k a member
+     * sends its pieces of chunk k, combines and sends its own chunk k − {@link #PIPELINE} and copies the results of
+     * chunk k − 2·{@link #PIPELINE} into {@code out}. Pieces and results have tags of their own, so the chunks of one
+     * sender are matched in order within each kind however the steps interleave; what waits in a member's queues
+     * stays a few chunks per member. Nothing waits for a message its sender sends after waiting itself, so there is no
+     * deadlock, and a failed member raises {@link ProcessFailedException} in the survivors' waits.
      *
      * <p>A member whose array has another length may have taken the small path: a round of the small path with an
      * empty contribution declaring this array's length comes first, so every member learns of a mismatch there and
      * throws, whichever path it took, instead of waiting for messages that never come.
      */
-    private void allreduceLarge(ByteBuffer data, Reduction type, ReduceOp op) {
+    private void allreduceLarge(Object values, Object out, int elements, Reduction type, ReduceOp op) {
         Objects.requireNonNull(op, "op");
-        allreduceBytes(new byte[0], type, op, data.capacity());
-        long seq = ++collectiveSeq;
+        allreduceBytes(new byte[0], type, op, elements * type.elementSize());
+        long pieces = ++collectiveSeq;
+        long results = ++collectiveSeq;
         int size = members.length;
-        int elements = data.capacity() / type.elementSize();
         int perSegment = (elements + size - 1) / size;
-        int chunkBytes = CHUNK_BYTES / type.elementSize() * type.elementSize();
-        int chunks = (perSegment * type.elementSize() + chunkBytes - 1) / chunkBytes;
-        for (int c = 0; c < chunks; c++) {
-            for (int s = 0; s < size; s++) {
-                ByteBuffer piece = chunk(data, type, perSegment, s, c, chunkBytes);
-                if (s != rank && piece.hasRemaining()) {
-                    post(s, Envelope.Kind.COLLECTIVE, seq, piece);
-                }
-            }
-            ByteBuffer mine = chunk(data, type, perSegment, rank, c, chunkBytes);
-            if (mine.hasRemaining()) {
-                reduceInRankOrder(mine, type, op, seq);
-                for (int r = 0; r < size; r++) {
-                    if (r != rank) {
-                        post(r, Envelope.Kind.COLLECTIVE, seq, mine.duplicate());
+        int chunkElements = CHUNK_BYTES / type.elementSize();
+        int chunks = (perSegment + chunkElements - 1) / chunkElements;
+        Object scratch = type.newArray(Math.min(chunkElements, perSegment));
+        for (int step = 0; step < chunks + 2 * PIPELINE; step++) {
+            if (step < chunks) {
+                for (int i = 1; i < size; i++) { // owners after this member first, so that not everyone starts with rank 0
+                    int s = (rank + i) % size;
+                    int from = chunkStart(s, step, perSegment, chunkElements);
+                    int n = chunkLength(s, step, perSegment, chunkElements, elements);
+                    if (n > 0) {
+                        ByteBuffer piece = session.buffers().take(n * type.elementSize());
+                        type.put(values, from, piece);
+                        post(s, Envelope.Kind.COLLECTIVE, pieces, piece);
+                        session.buffers().give(piece); // written before post returned, or copied by the transport
                     }
                 }
             }
-            for (int s = 0; s < size; s++) {
-                ByteBuffer theirs = chunk(data, type, perSegment, s, c, chunkBytes);
-                if (s != rank && theirs.hasRemaining()) {
-                    ByteBuffer in = takeBuffer(s, Envelope.Kind.COLLECTIVE, seq, "allreduce");
-                    theirs.put(in.duplicate());
+            int c = step - PIPELINE;
+            int n = c < 0 || c >= chunks ? 0 : chunkLength(rank, c, perSegment, chunkElements, elements);
+            if (n > 0) {
+                int from = chunkStart(rank, c, perSegment, chunkElements);
+                reduceInRankOrder(values, out, scratch, from, n, type, op, pieces);
+                ByteBuffer result = session.buffers().take(n * type.elementSize());
+                type.put(out, from, result);
+                for (int i = 1; i < size; i++) {
+                    post((rank + i) % size, Envelope.Kind.COLLECTIVE, results, result);
+                }
+                session.buffers().give(result);
+            }
+            c = step - 2 * PIPELINE;
+            for (int i = 1; c >= 0 && c < chunks && i < size; i++) {
+                int s = (rank + i) % size;
+                int length = chunkLength(s, c, perSegment, chunkElements, elements);
+                if (length > 0) {
+                    ByteBuffer in = takeChunk(s, results, length * type.elementSize());
+                    type.get(in, out, chunkStart(s, c, perSegment, chunkElements));
                     session.buffers().give(in);
                 }
             }
         }
     }
 
-    /** Chunk {@code c} of segment {@code s} of {@code data}: possibly empty (the last segments may be shorter). */
-    private static ByteBuffer chunk(ByteBuffer data, Reduction type, int perSegment, int s, int c, int chunkBytes) {
-        long segmentStart = (long) s * perSegment * type.elementSize();
-        long segmentEnd = Math.min(data.capacity(), segmentStart + (long) perSegment * type.elementSize());
-        long from = Math.min(segmentEnd, segmentStart + (long) c * chunkBytes);
-        long to = Math.min(segmentEnd, from + chunkBytes);
-        return data.slice((int) from, (int) (to - from)).order(ByteOrder.LITTLE_ENDIAN);
+    /** The first element of chunk {@code c} of segment {@code s}. */
+    private static int chunkStart(int s, int c, int perSegment, int chunkElements) {
+        return s * perSegment + c * chunkElements;
     }
 
-    /** Combines every member's piece of the chunk this member owns into {@code mine}, in rank order. */
-    private void reduceInRankOrder(ByteBuffer mine, Reduction type, ReduceOp op, long seq) {
-        ByteBuffer acc = null; // v0, then (v0 op v1), ...
-        for (int r = 0; r < members.length; r++) {
+    /** The elements of chunk {@code c} of segment {@code s}: possibly none (the last segments may be shorter or empty). */
+    private static int chunkLength(int s, int c, int perSegment, int chunkElements, int elements) {
+        long segmentEnd = Math.min(elements, (long) (s + 1) * perSegment);
+        long from = (long) s * perSegment + (long) c * chunkElements;
+        return (int) Math.max(0, Math.min(segmentEnd, from + chunkElements) - from);
+    }
+
+    /** The next chunk of {@code tag} from {@code source}, which must be {@code bytes} long. */
+    private ByteBuffer takeChunk(int source, long tag, int bytes) {
+        ByteBuffer in = takeBuffer(source, Envelope.Kind.COLLECTIVE, tag, "allreduce");
+        if (in.remaining() != bytes) {
+            throw new IllegalStateException("allreduce: rank " + source + " sent " + in.remaining() + " bytes of a chunk of " + bytes
+                    + " (a defect: the lengths were checked)");
+        }
+        return in;
+    }
+
+    /**
+     * Combines every member's piece of this member's chunk of {@code n} elements from {@code from} in rank order into
+     * {@code out} at the same place: rank 0's piece first (received, or copied from {@code values} on rank 0), then
+     * each next one, this member's own read from {@code values}, a received one copied into {@code scratch} first
+     * (so that the combination is a plain array loop).
+     */
+    private void reduceInRankOrder(Object values, Object out, Object scratch, int from, int n, Reduction type, ReduceOp op, long tag) {
+        if (rank == 0) {
+            System.arraycopy(values, from, out, from, n);
+        } else {
+            ByteBuffer in = takeChunk(0, tag, n * type.elementSize());
+            type.get(in, out, from);
+            session.buffers().give(in);
+        }
+        for (int r = 1; r < members.length; r++) {
             if (r == rank) {
-                if (acc == null) {
-                    acc = mine;
-                } else {
-                    type.combineInto(acc, mine, op);
-                }
-                continue;
-            }
-            ByteBuffer in = takeBuffer(r, Envelope.Kind.COLLECTIVE, seq, "allreduce");
-            if (in.remaining() != mine.remaining()) {
-                throw new IllegalStateException("allreduce: rank " + r + " sent " + in.remaining() + " bytes of a chunk of "
-                        + mine.remaining() + " (a defect: the lengths were checked)");
-            }
-            if (acc == null) {
-                acc = in; // rank 0's piece, received into a buffer of this member's own: combine there
+                type.combine(out, from, values, from, n, op);
             } else {
-                type.combineInto(acc, in, op);
+                ByteBuffer in = takeChunk(r, tag, n * type.elementSize());
+                type.get(in, scratch, 0);
                 session.buffers().give(in);
+                type.combine(out, from, scratch, 0, n, op);
             }
-        }
-        if (acc != mine) {
-            mine.duplicate().put(acc.duplicate());
-            session.buffers().give(acc);
         }
     }
 
-    /** Chunks a member sends ahead of the results it has received, in an allreduce. */
+    /**
+     * Chunks a member sends ahead of the results it has received, in an allreduce (on the large path: chunk steps
+     * between sending a piece, combining it at its owner and taking the result).
+     */
     static final int PIPELINE = 4;
 
     /** Chunk {@code c} of a member's contribution; the first carries the declared total length. */
