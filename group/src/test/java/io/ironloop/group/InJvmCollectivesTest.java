@@ -107,13 +107,17 @@ class InJvmCollectivesTest {
             List<double[]> sums = Ranks.run(size, r -> c.group(r).allreduce(values(r, n), ReduceOp.SUM));
             List<long[]> products = Ranks.run(size, r -> c.group(r).allreduce(longs(r, n), ReduceOp.PROD));
             List<int[]> mins = Ranks.run(size, r -> c.group(r).allreduce(ints(r, n), ReduceOp.MIN));
+            List<double[]> maxima = Ranks.run(size, r -> c.group(r).allreduce(values(r, n), ReduceOp.MAX));
             double[] sum = expectedSum(size, n);
+            double[] max = values(0, n);
             long[] product = longs(0, n);
             int[] min = ints(0, n);
             for (int r = 1; r < size; r++) {
                 long[] l = longs(r, n);
                 int[] i = ints(r, n);
+                double[] d = values(r, n);
                 for (int k = 0; k < n; k++) {
+                    max[k] = Math.max(max[k], d[k]);
                     product[k] *= l[k];
                     min[k] = Math.min(min[k], i[k]);
                 }
@@ -122,6 +126,7 @@ class InJvmCollectivesTest {
                 assertArrayEquals(sum, sums.get(r), 0.0, "rank " + r);
                 assertArrayEquals(product, products.get(r), "rank " + r);
                 assertArrayEquals(min, mins.get(r), "rank " + r);
+                assertArrayEquals(max, maxima.get(r), 0.0, "rank " + r);
             }
         }
     }
@@ -145,6 +150,61 @@ class InJvmCollectivesTest {
             // the group is still usable: the next collective pairs up on every rank
             List<double[]> next = Ranks.run(3, r -> c.group(r).allreduce(values(r, large), ReduceOp.SUM));
             assertArrayEquals(expectedSum(3, large), next.get(1), 0.0);
+        }
+    }
+
+    /**
+     * A member fails during a large allreduce: the survivors throw {@link ProcessFailedException} naming it instead of
+     * waiting for its pieces and results. Before it entered (the survivors are already inside the call), and while it
+     * is inside too: then a survivor may also have finished first, but only with the exact result.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    @org.junit.jupiter.api.Timeout(60)
+    void allreduce_large_memberFails_survivorsThrowProcessFailed(boolean failingMemberInside) throws Exception {
+        int n = 1 << 20; // 8 MiB of doubles: 2 chunks per segment at 4 ranks
+        java.util.concurrent.CountDownLatch entering = new java.util.concurrent.CountDownLatch(failingMemberInside ? 4 : 3);
+        try (InJvmCluster c = InJvmCluster.open("large-fail-" + failingMemberInside, 4)) {
+            Thread crasher = new Thread(() -> {
+                try {
+                    entering.await();
+                    if (!failingMemberInside) {
+                        Thread.sleep(200); // the survivors block waiting for rank 2 (pacing, not synchronisation)
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                c.crash(2);
+            });
+            crasher.start();
+            double[] expected = new double[n];
+            for (int k = 0; k < n; k++) {
+                expected[k] = ((0.0 + k) + (1.0 + k)) + (2.0 + k) + (3.0 + k);
+            }
+            List<String> outcomes = Ranks.run(4, r -> {
+                double[] mine = new double[n];
+                Arrays.setAll(mine, k -> r + (double) k);
+                if (r == 2 && !failingMemberInside) {
+                    return "never entered";
+                }
+                entering.countDown();
+                try {
+                    double[] sum = c.group(r).allreduce(mine, ReduceOp.SUM);
+                    return Arrays.equals(sum, expected) ? "finished with the exact result" : "finished with a wrong result";
+                } catch (ProcessFailedException e) {
+                    return "failed " + e.failedRanks();
+                } catch (RuntimeException e) {
+                    return r == 2 ? "crashed" : "unexpected " + e;
+                }
+            });
+            crasher.join();
+            for (int r : new int[] {0, 1, 3}) {
+                if (failingMemberInside) {
+                    assertThat(outcomes.get(r)).as("rank " + r).isIn("failed [2]", "finished with the exact result");
+                } else {
+                    assertThat(outcomes.get(r)).as("rank " + r).isEqualTo("failed [2]");
+                }
+            }
         }
     }
 
