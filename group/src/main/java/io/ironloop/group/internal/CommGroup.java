@@ -276,8 +276,8 @@ final class CommGroup implements ProcessGroup {
      * sends its pieces of chunk k, combines and sends its own chunk k − {@link #PIPELINE} and copies the results of
      * chunk k − 2·{@link #PIPELINE} into {@code out}. Pieces and results have tags of their own, so the chunks of one
      * sender are matched in order within each kind however the steps interleave; what waits in a member's queues
-     * stays a few chunks per member. Nothing waits for a message its sender sends after waiting itself, so there is no
-     * deadlock, and a failed member raises {@link ProcessFailedException} in the survivors' waits.
+     * stays a few chunks per member. A wait at step k needs only messages sent at step k − {@link #PIPELINE} or earlier
+     * (and no send blocks on a receiver's thread), so there is no deadlock, and a failed member raises {@link ProcessFailedException} in the survivors' waits.
      *
      * <p>A member whose array has another length may have taken the small path: a round of the small path with an
      * empty contribution declaring this array's length comes first, so every member learns of a mismatch there and
