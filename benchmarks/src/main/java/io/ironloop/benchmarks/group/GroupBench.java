@@ -144,6 +144,7 @@ public final class GroupBench {
     private Map<String, Object> measure() throws IOException, InterruptedException {
         long started = System.nanoTime();
         Map<String, double[]> perf = perf();
+        double[] mpi = mpiReference(); // {TCP, shared memory} seconds, or empty: right after ours, at about the same load
         double[] kill = new double[o.detectRepetitions()];
         double[] leader = new double[o.detectRepetitions()];
         double[] hang = new double[o.detectRepetitions()];
@@ -169,7 +170,6 @@ public final class GroupBench {
         }
         byRanks.keySet().stream().sorted().forEach(n -> heartbeats.put(Integer.toString(n), byRanks.get(n)));
 
-        double[] mpi = mpiReference(); // {TCP, shared memory} seconds, or empty
         double latency = Medians.median(perf.get("latency_s"));
         double allreduce = Medians.median(perf.get("allreduce_s"));
         double p2p = o.p2pBytes() / 1e9 / Medians.median(perf.get("p2p_s"));
