@@ -64,8 +64,7 @@ public final class RunObservers implements Consumer<TimelineEvent>, AutoCloseabl
                 throw e;
             }
             o.add(metrics, metrics);
-            err.println("ironloop: launcher metrics at http://0.0.0.0:" + metrics.address().getPort() + PrometheusEndpoint.PATH
-                    + " (every interface)");
+            err.println("ironloop: launcher metrics at " + metrics.url() + " (every interface)");
             err.flush();
         }
         return o;

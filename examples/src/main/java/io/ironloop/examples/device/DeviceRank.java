@@ -68,10 +68,24 @@ public final class DeviceRank {
         DeviceApp app = o.create();
         Path folder = params.get(EngineKeys.FT_FOLDER);
         EngineListener durable = new EngineListener() {
+            /** The blocking time of snapshots whose line is not durable yet, by iteration. */
+            private final Map<Long, Duration> blocking = new java.util.concurrent.ConcurrentHashMap<>();
+
+            @Override
+            public void checkpointSnapshotted(String series, long iteration, Duration blocked, long stagedBytes) {
+                blocking.put(iteration, blocked);
+            }
+
+            @Override
+            public void checkpointFailed(String series, long iteration, Throwable cause) {
+                blocking.remove(iteration);
+            }
+
             @Override
             public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
                 events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.GLOBAL, line.iteration(), RuntimeEvent.Saved.DISK,
-                        sinceStart));
+                        sinceStart, blocking.getOrDefault(line.iteration(), Duration.ZERO), bytesWritten));
+                blocking.remove(line.iteration());
             }
         };
         try (DeviceSet devices = DeviceSet.open(o.kind(), count);

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvent.StateKind;
@@ -23,9 +24,14 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><th>event</th><th>message</th><th>fields</th></tr>
  *   <tr><td>{@link RuntimeEvent.IterationStarted}</td><td>{@code iteration}</td><td>{@code iteration} (may wait:
  *       the launcher injects faults here)</td></tr>
- *   <tr><td>{@link RuntimeEvent.Saved}</td><td>{@code saved}</td><td>{@code iteration}, {@code level}: {@code global}
- *       (rank 0's series), {@code global-copy} (the second copy), {@code local}; for blocks {@code disk} (in-memory
- *       snapshots, every few iterations on every rank, are not sent)</td></tr>
+ *   <tr><td>{@link RuntimeEvent.Saved}</td><td>{@code saved} ({@link SaveReport})</td><td>{@code iteration},
+ *       {@code level}: {@code global} (rank 0's series on disk), {@code global-copy} (the second copy), {@code local},
+ *       and {@code global-L}, {@code local-L} for their copies on a remote level {@code L} ({@code shared}, {@code s3});
+ *       for blocks {@code memory} and {@code disk}; {@code blocking_s} and {@code bytes} ({@link RuntimeEvent.Saved#blocking},
+ *       {@link RuntimeEvent.Saved#bytes}). A block loop's in-memory snapshots, taken every few iterations, go
+ *       together: the first at once, then at most one message a second with {@code saves} (how many), the sums
+ *       and the newest iteration; what is pending goes before any other message, so at most the last second's
+ *       snapshots of a rank that ends without another message go unreported</td></tr>
  *   <tr><td>{@link RuntimeEvent.Restored}</td><td>{@code restored} (global state, blocks) or {@code restored-local}</td>
  *       <td>{@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.SettingsChanged}</td><td>{@code settings-changed}</td><td>{@code saved}, {@code current}</td></tr>
@@ -52,8 +58,17 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  * <p>Thread-safe if the link is (it is): called on whichever thread publishes.
  */
 public final class LauncherEvents implements Consumer<RuntimeEvent> {
+    /** The shortest time between two messages for a block loop's in-memory snapshots. */
+    static final Duration MEMORY_REPORTS = Duration.ofSeconds(1);
+
     private final LauncherLink link;
     private final IntSupplier currentRank;
+    private final LongSupplier nanoTime;
+    /** In-memory snapshots not sent yet (null: none); guarded by this. */
+    private SaveReport memory;
+    /** When the last message for in-memory snapshots went, in {@link #nanoTime}'s terms; guarded by this. */
+    private long memorySentAt;
+    private boolean memorySent;
 
     /**
      * @param link where the messages go
@@ -61,19 +76,27 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
      *     {@code recovered} message per recovery is sent, by the rank that reads 0 here
      */
     public LauncherEvents(LauncherLink link, IntSupplier currentRank) {
+        this(link, currentRank, System::nanoTime);
+    }
+
+    /** As above, with the clock that spaces the messages for in-memory snapshots (tests). */
+    LauncherEvents(LauncherLink link, IntSupplier currentRank, LongSupplier nanoTime) {
         this.link = Objects.requireNonNull(link, "link");
         this.currentRank = Objects.requireNonNull(currentRank, "currentRank");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     @Override
     public void accept(RuntimeEvent event) {
+        if (event instanceof RuntimeEvent.Saved e && e.kind() == StateKind.BLOCKS && RuntimeEvent.Saved.MEMORY.equals(e.level())) {
+            memorySaved(SaveReport.of(e.iteration(), e.level(), e.blocking(), e.bytes()));
+            return;
+        }
+        sendPendingSaves(event instanceof RuntimeEvent.IterationStarted);
         if (event instanceof RuntimeEvent.IterationStarted e) {
             link.iteration(e.iteration());
         } else if (event instanceof RuntimeEvent.Saved e) {
-            if (!(e.kind() == StateKind.BLOCKS && RuntimeEvent.Saved.MEMORY.equals(e.level()))) {
-                // in-memory snapshots come every few iterations on every rank: routine, not for the timeline
-                link.saved(e.iteration(), savedLevel(e));
-            }
+            link.saved(SaveReport.of(e.iteration(), savedLevel(e), e.blocking(), e.bytes()));
         } else if (event instanceof RuntimeEvent.Restored e) {
             if (e.kind() == StateKind.LOCAL) {
                 link.event("restored-local", Map.of("iteration", e.iteration()));
@@ -114,12 +137,41 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         // Snapshotted, Handshake, FailureSaved, TriggerSaved: the launcher has no use for them
     }
 
-    /** The {@code level} of a {@code saved} message: the launcher tells global from local state by it. */
+    /** Adds an in-memory snapshot to those pending, and sends them if the last message is long enough ago. */
+    private synchronized void memorySaved(SaveReport save) {
+        memory = memory == null ? save : memory.plus(save);
+        sendPendingSaves(true);
+    }
+
+    /**
+     * Sends the in-memory snapshots pending, if any: at once, or with {@code spaced} only when the last such message
+     * went {@link #MEMORY_REPORTS} ago or more (or none went yet).
+     */
+    private synchronized void sendPendingSaves(boolean spaced) {
+        if (memory == null) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        if (spaced && memorySent && now - memorySentAt < MEMORY_REPORTS.toNanos()) {
+            return;
+        }
+        link.saved(memory);
+        memory = null;
+        memorySent = true;
+        memorySentAt = now;
+    }
+
+    /**
+     * The {@code level} of a {@code saved} message: the launcher tells global from local state by it, and the levels
+     * apart ({@code global} and {@code local} are the lines on disk).
+     */
     private static String savedLevel(RuntimeEvent.Saved e) {
+        String level = e.level();
         return switch (e.kind()) {
-            case GLOBAL -> RuntimeEvent.Saved.DISK_COPY.equals(e.level()) ? "global-copy" : "global";
-            case LOCAL -> "local";
-            case BLOCKS -> e.level();
+            case GLOBAL -> RuntimeEvent.Saved.DISK_COPY.equals(level) ? "global-copy"
+                    : RuntimeEvent.Saved.DISK.equals(level) ? "global" : "global-" + level;
+            case LOCAL -> RuntimeEvent.Saved.DISK.equals(level) ? "local" : "local-" + level;
+            case BLOCKS -> level;
         };
     }
 

@@ -27,8 +27,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code plan}: {@code iterations} — the last iteration number the run will report</li>
  *   <li>{@code iteration}: {@code iteration} — the rank starts this iteration</li>
- *   <li>{@code saved}: {@code iteration}, {@code level} — a checkpoint was committed ({@code level}: {@code global},
- *       {@code local}, {@code memory} for an in-memory snapshot with its partner copies, …)</li>
+ *   <li>{@code saved}: {@code iteration}, {@code level}, {@code blocking_s}, {@code bytes}, {@code saves} (when not
+ *       1) — checkpoints were committed ({@code level}: {@code global}, {@code local}, {@code memory} for in-memory
+ *       snapshots with their partner copies, …), with what they cost ({@link #saved(SaveReport)})</li>
  *   <li>{@code restored}: {@code iteration} — state was restored; the loop resumes there</li>
  *   <li>{@code tasks-skipped}: {@code count} — finished tasks skipped after a restart</li>
  *   <li>{@code error}: {@code exception}, {@code message}, {@code configuration} — the rank ends with an
@@ -164,13 +165,27 @@ public final class LauncherLink {
     }
 
     /**
-     * Reports a committed checkpoint.
+     * Reports a committed checkpoint whose cost this rank does not know (an application reporting its own saves).
      *
      * @param iteration the iteration the checkpoint holds
      * @param level the storage level or kind, e.g. {@code global}, {@code local}
      */
     public void saved(long iteration, String level) {
         send(ControlProtocol.message("saved").put("iteration", iteration).put("level", level));
+    }
+
+    /**
+     * Reports committed checkpoints with what they cost: fields {@code iteration}, {@code level}, {@code blocking_s}
+     * (seconds the application's thread waited, summed), {@code bytes} (what the level holds of them, summed), and
+     * {@code saves} when the report stands for more than one save. The launcher's dashboard and metrics show the
+     * figures level by level.
+     *
+     * @param report the saves
+     */
+    public void saved(SaveReport report) {
+        ObjectNode node = ControlProtocol.message("saved").put("iteration", report.iteration()).put("level", report.level())
+                .put("blocking_s", seconds(report.blocking())).put("bytes", report.bytes());
+        send(report.saves() == 1 ? node : node.put("saves", report.saves()));
     }
 
     /**

@@ -230,8 +230,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             @Override
             public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
                 diskCosts.record(sinceStart);
+                // written in the background from a snapshot whose blocking its in-memory save reports
                 events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), RuntimeEvent.Saved.DISK,
-                        sinceStart));
+                        sinceStart, Duration.ZERO, bytesWritten));
             }
         };
         // every snapshot offered is written: the ScheduledLevel around it decides which are offered

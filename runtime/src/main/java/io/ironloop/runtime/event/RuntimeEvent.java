@@ -57,9 +57,26 @@ public sealed interface RuntimeEvent {
 
     /**
      * A save became committed on a storage level ({@code "disk"}, {@code "memory"} for the in-memory copies
-     * after the handshake, …).
+     * after the handshake, …), with what it cost.
+     *
+     * <p>{@code blocking} is the time the application's thread waited for this save and that no other level's
+     * event of the same save reports, so that the blocking of a rank's events adds up to what its saves cost the
+     * application: the snapshot's copy on the level it was taken for (a line on disk, a block loop's in-memory
+     * snapshot, whose handshake also waits for the disk staging of the snapshots that go to disk as well), and
+     * zero for the levels written in the background from what another level committed (a block loop's disk
+     * line, the copies on {@code shared} or {@code s3}). {@code bytes} is what the level holds of this rank's
+     * save: the line's file on disk, the rank's own snapshot in memory (partners' copies not counted), the copy
+     * on a remote level.
+     *
+     * @param kind what was saved
+     * @param iteration the iteration the save holds
+     * @param level the storage level
+     * @param sinceSnapshot from the snapshot to the commit on this level
+     * @param blocking what the application's thread waited for it (above), not negative
+     * @param bytes what the level holds of it, not negative
      */
-    record Saved(StateKind kind, long iteration, String level, Duration sinceSnapshot) implements RuntimeEvent {
+    record Saved(StateKind kind, long iteration, String level, Duration sinceSnapshot, Duration blocking, long bytes)
+            implements RuntimeEvent {
         /** The level of a line on disk: the global series of rank 0, a rank's local series, a block line on disk. */
         public static final String DISK = "disk";
         /** The level of the second copy of the global state on disk, written by rank {@code size / 2}. */
@@ -71,6 +88,10 @@ public sealed interface RuntimeEvent {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(level, "level");
             Objects.requireNonNull(sinceSnapshot, "sinceSnapshot");
+            Objects.requireNonNull(blocking, "blocking");
+            if (blocking.isNegative() || bytes < 0) {
+                throw new IllegalArgumentException("a save's blocking time and bytes cannot be negative: " + blocking + ", " + bytes);
+            }
         }
     }
 

@@ -90,7 +90,7 @@ public final class BlockSnapshots implements AutoCloseable {
     }
 
     /** A snapshot captured and being written by the background writer, its handshake not made yet. */
-    private record Pending(long iteration, long startNanos, Future<Long> proposal) {
+    private record Pending(long iteration, long startNanos, Duration capture, long bytes, Future<Long> proposal) {
     }
 
     /** How many snapshots committed so far. */
@@ -126,7 +126,7 @@ public final class BlockSnapshots implements AutoCloseable {
         long bytes = captured.stream().mapToLong(c -> c.bytes().remaining()).sum();
         events.publish(new RuntimeEvent.Snapshotted(RuntimeEvent.StateKind.BLOCKS, iteration, blocking, bytes));
         int owner = domain.worldRank();
-        pending = new Pending(iteration, start, writer.submit(() -> write(owner, iteration, captured)));
+        pending = new Pending(iteration, start, blocking, bytes, writer.submit(() -> write(owner, iteration, captured)));
         return before;
     }
 
@@ -161,7 +161,8 @@ public final class BlockSnapshots implements AutoCloseable {
         pending = null;
         long waitStart = System.nanoTime();
         long verdict = domain.group().agree(await(p));
-        events.publish(new RuntimeEvent.Handshake(p.iteration(), verdict == KEPT, Duration.ofNanos(System.nanoTime() - waitStart)));
+        Duration waited = Duration.ofNanos(System.nanoTime() - waitStart);
+        events.publish(new RuntimeEvent.Handshake(p.iteration(), verdict == KEPT, waited));
         if (verdict == KEPT) {
             chain.commit(p.iteration());
             committed = p.iteration();
@@ -171,7 +172,7 @@ public final class BlockSnapshots implements AutoCloseable {
             }
             loopState.swap();
             events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, p.iteration(), RuntimeEvent.Saved.MEMORY,
-                    Duration.ofNanos(System.nanoTime() - p.startNanos())));
+                    Duration.ofNanos(System.nanoTime() - p.startNanos()), p.capture().plus(waited), p.bytes()));
             return Verdict.COMMITTED;
         }
         chain.abort(p.iteration());

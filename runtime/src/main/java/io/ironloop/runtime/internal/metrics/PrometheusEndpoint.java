@@ -79,9 +79,24 @@ public final class PrometheusEndpoint implements AutoCloseable {
         }
     }
 
-    /** Where the endpoint listens. */
+    /** Where the endpoint listens (the wildcard address: every interface). */
     public InetSocketAddress address() {
         return server.getAddress();
+    }
+
+    /**
+     * An address to scrape the endpoint at, for logs: {@code http://HOST:PORT/metrics} with this machine's host
+     * name (the endpoint listens on every interface; the wildcard address it is bound to is no address to give a
+     * scraper), or {@code localhost} when the host name does not resolve.
+     */
+    public String url() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return "http://" + host + ":" + address().getPort() + PATH;
     }
 
     private void scrape(HttpExchange exchange) throws IOException {

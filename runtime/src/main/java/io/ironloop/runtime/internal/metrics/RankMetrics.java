@@ -2,8 +2,6 @@ package io.ironloop.runtime.internal.metrics;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -37,8 +35,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *   <tr><th>metric</th><th>tags</th><th>from</th></tr>
  *   <tr><td>{@code ironloop_checkpoint_duration_seconds} (timer: {@code _count}, {@code _sum}, {@code _max})</td>
  *       <td>{@code kind}, {@code level}</td><td>{@link RuntimeEvent.Saved}: from the snapshot to the commit on the level</td></tr>
- *   <tr><td>{@code ironloop_checkpoint_bytes_total}</td><td>{@code kind}, {@code level}</td><td>bytes of the
- *       {@link RuntimeEvent.Snapshotted snapshot} committed on the level</td></tr>
+ *   <tr><td>{@code ironloop_checkpoint_bytes_total}</td><td>{@code kind}, {@code level}</td><td>bytes the level holds of
+ *       the saves committed on it ({@link RuntimeEvent.Saved#bytes})</td></tr>
  *   <tr><td>{@code ironloop_blocking_seconds} (timer)</td><td>{@code kind}, {@code phase}: {@code capture}
  *       ({@link RuntimeEvent.Snapshotted#blocking}), {@code handshake} ({@link RuntimeEvent.Handshake#waited})</td>
  *       <td>what saves cost the application's thread</td></tr>
@@ -68,20 +66,12 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
     private static final Logger LOG = LoggerFactory.getLogger(RankMetrics.class);
     /** The path of the Prometheus endpoint. */
     public static final String PATH = PrometheusEndpoint.PATH;
-    private static final int REMEMBERED_SNAPSHOTS = 32;
     private static final String BLOCKING = "time the application's thread was blocked by saves";
 
     /** Null without {@code METRICS_PORT}: nobody could read the meters, so none are kept (JFR events are). */
     private final PrometheusMeterRegistry registry;
     private final AtomicLong committedIteration = new AtomicLong(-1);
     private final AtomicLong groupSize = new AtomicLong();
-    /** Bytes of recent snapshots by kind and iteration, for the bytes committed on each level. */
-    private final Map<String, Long> snapshotBytes = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > REMEMBERED_SNAPSHOTS;
-        }
-    };
     private PrometheusEndpoint endpoint;
 
     private RankMetrics() {
@@ -125,8 +115,7 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
         }
         RankMetrics m = new RankMetrics(jobId, worldRank, groupSize);
         m.endpoint = PrometheusEndpoint.serve(m.registry, (int) port, "METRICS_PORT plus the world rank");
-        LOG.info("world rank {}: metrics at http://{}:{}{}", worldRank, m.endpoint.address().getHostString(),
-                m.endpoint.address().getPort(), PATH);
+        LOG.info("world rank {}: metrics at {} (every interface)", worldRank, m.endpoint.url());
         return m;
     }
 
@@ -149,11 +138,6 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
 
     @Override
     public void accept(RuntimeEvent event) {
-        if (event instanceof RuntimeEvent.Snapshotted e) {
-            synchronized (snapshotBytes) {
-                snapshotBytes.put(e.kind() + "@" + e.iteration(), e.bytes());
-            }
-        }
         if (registry != null) {
             meter(event);
         }
@@ -174,7 +158,7 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
             Timer.builder("ironloop.checkpoint.duration").description("from a save's snapshot to its commit on a level").tags(tags)
                     .register(registry).record(e.sinceSnapshot());
             Counter.builder("ironloop.checkpoint.bytes").baseUnit("bytes").description("bytes of the saves committed on a level")
-                    .tags(tags).register(registry).increment(snapshotBytes(e.kind(), e.iteration()));
+                    .tags(tags).register(registry).increment(e.bytes());
             committedIteration.accumulateAndGet(e.iteration(), Math::max);
         } else if (event instanceof RuntimeEvent.Restored e) {
             Counter.builder("ironloop.restores").description("restores of saved state").tag("kind", kind(e.kind())).register(registry)
@@ -212,7 +196,7 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
         } else if (event instanceof RuntimeEvent.Handshake e) {
             checkpoint("handshake", RuntimeEvent.StateKind.BLOCKS, e.iteration(), "", 0, e.waited(), e.committed());
         } else if (event instanceof RuntimeEvent.Saved e) {
-            checkpoint("committed", e.kind(), e.iteration(), e.level(), snapshotBytes(e.kind(), e.iteration()), e.sinceSnapshot(), true);
+            checkpoint("committed", e.kind(), e.iteration(), e.level(), e.bytes(), e.sinceSnapshot(), true);
         } else if (event instanceof RuntimeEvent.Restored e) {
             FlightEvents.Restore f = new FlightEvents.Restore();
             if (f.shouldCommit()) {
@@ -249,13 +233,6 @@ public final class RankMetrics implements Consumer<RuntimeEvent>, AutoCloseable 
             trigger("fired", e.cause(), e.deadline());
         } else if (event instanceof RuntimeEvent.TriggerSaved e) {
             trigger("saved", e.cause(), null);
-        }
-    }
-
-    /** The bytes of this rank's snapshot of {@code kind} at {@code iteration} (0 if unknown: it was not taken here). */
-    private long snapshotBytes(RuntimeEvent.StateKind kind, long iteration) {
-        synchronized (snapshotBytes) {
-            return snapshotBytes.getOrDefault(kind + "@" + iteration, 0L);
         }
     }
 

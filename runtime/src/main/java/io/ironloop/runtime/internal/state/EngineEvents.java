@@ -1,6 +1,8 @@
 package io.ironloop.runtime.internal.state;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import io.ironloop.core.EngineListener;
 import io.ironloop.core.LineInfo;
@@ -11,10 +13,22 @@ import io.ironloop.runtime.event.RuntimeEvents;
 
 /**
  * The engines' reports as the runtime's typed events: a save's snapshot and its commit on disk, with the
- * series telling global state (either copy) from local. Stateless; called on the engines' threads.
+ * series telling global state (either copy) from local. A line's {@link RuntimeEvent.Saved} on disk carries the
+ * blocking time of its snapshot and the size of its file; the remote levels' copies carry no blocking (they are
+ * made in the background). Thread-safe; called on the engines' threads.
  */
 public final class EngineEvents implements EngineListener {
+    /** Snapshots whose line is not durable yet, at most: the engines persist one or two lines at a time. */
+    private static final int REMEMBERED = 32;
+
     private final RuntimeEvents events;
+    /** The blocking time of recent snapshots, by series and iteration, until their line is durable. */
+    private final Map<String, Duration> blocking = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Duration> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
 
     public EngineEvents(RuntimeEvents events) {
         this.events = events;
@@ -22,13 +36,21 @@ public final class EngineEvents implements EngineListener {
 
     @Override
     public void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
+        synchronized (this.blocking) {
+            this.blocking.put(series + "@" + iteration, blocking);
+        }
         events.publish(new RuntimeEvent.Snapshotted(kindOf(series), iteration, blocking, stagedBytes));
     }
 
     @Override
     public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
+        Duration blocked;
+        synchronized (blocking) {
+            blocked = blocking.remove(line.series() + "@" + line.iteration());
+        }
         String level = line.series().equals(GlobalState.COPY_SERIES) ? RuntimeEvent.Saved.DISK_COPY : RuntimeEvent.Saved.DISK;
-        events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, sinceStart));
+        events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, sinceStart,
+                blocked == null ? Duration.ZERO : blocked, bytesWritten));
     }
 
     /** The remote levels' copies as the same events: a line committed on level {@code shared} or {@code s3}. */
@@ -36,7 +58,7 @@ public final class EngineEvents implements EngineListener {
         return new LineReplicator.Listener() {
             @Override
             public void copied(String level, LineInfo line, Duration took, long bytes) {
-                events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, took));
+                events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, took, Duration.ZERO, bytes));
             }
         };
     }

@@ -34,7 +34,7 @@ class RankMetricsTest {
         RankMetrics m = new RankMetrics("job-1", 3, 4);
         m.accept(new RuntimeEvent.Snapshotted(StateKind.BLOCKS, 8, Duration.ofMillis(2), 4096));
         m.accept(new RuntimeEvent.Handshake(8, true, Duration.ofMillis(1)));
-        m.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, 8, RuntimeEvent.Saved.MEMORY, Duration.ofMillis(5)));
+        m.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, 8, RuntimeEvent.Saved.MEMORY, Duration.ofMillis(5), Duration.ofMillis(3), 4096));
         m.accept(new RuntimeEvent.Restored(StateKind.GLOBAL, 4));
         m.accept(new RuntimeEvent.FailureDetected(Set.of(1)));
         m.accept(new RuntimeEvent.GroupShrunk(Set.of(1), 4, 3, Duration.ofMillis(3)));
@@ -78,12 +78,12 @@ class RankMetricsTest {
     }
 
     @Test
-    void scrape_afterEvents_bytesPerLevelFromTheSnapshotAndTriggerCauseWithoutDetails() {
+    void scrape_afterEvents_bytesPerLevelAsTheLevelHoldsAndTriggerCauseWithoutDetails() {
         RankMetrics m = new RankMetrics("job-1", 3, 4);
         m.accept(new RuntimeEvent.Snapshotted(StateKind.LOCAL, 5, Duration.ofMillis(2), 1000));
         m.accept(new RuntimeEvent.Snapshotted(StateKind.GLOBAL, 5, Duration.ofMillis(2), 300));
-        m.accept(new RuntimeEvent.Saved(StateKind.LOCAL, 5, RuntimeEvent.Saved.DISK, Duration.ofMillis(5)));
-        m.accept(new RuntimeEvent.Saved(StateKind.GLOBAL, 5, RuntimeEvent.Saved.DISK_COPY, Duration.ofMillis(5)));
+        m.accept(new RuntimeEvent.Saved(StateKind.LOCAL, 5, RuntimeEvent.Saved.DISK, Duration.ofMillis(5), Duration.ofMillis(2), 1000));
+        m.accept(new RuntimeEvent.Saved(StateKind.GLOBAL, 5, RuntimeEvent.Saved.DISK_COPY, Duration.ofMillis(5), Duration.ofMillis(2), 300));
         m.accept(new RuntimeEvent.TriggerFired("SignalReceived[signal=TERM, exitStatus=143, at=2030-01-01T00:00:00Z]", "x"));
         String s = m.scrape();
         assertThat(s).contains("ironloop_checkpoint_bytes_total{job=\"job-1\",kind=\"local\",level=\"disk\",rank=\"3\"} 1000.0")
