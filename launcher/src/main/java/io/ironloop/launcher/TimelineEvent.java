@@ -113,6 +113,11 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
         fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }
 
+    /** A numeric field as a double, when present and numeric. */
+    public java.util.OptionalDouble doubleField(String name) {
+        return fields.get(name) instanceof Number n ? java.util.OptionalDouble.of(n.doubleValue()) : java.util.OptionalDouble.empty();
+    }
+
     /** A numeric field as a long, when present and numeric. */
     public OptionalLong longField(String name) {
         return fields.get(name) instanceof Number n ? OptionalLong.of(n.longValue()) : OptionalLong.empty();

@@ -1,7 +1,6 @@
 package io.ironloop.cli.view;
 
 import io.ironloop.launcher.TimelineEvent;
-import io.ironloop.runtime.internal.metrics.PrometheusEndpoint;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -30,7 +30,7 @@ public final class RunState implements Consumer<TimelineEvent> {
     private final List<TimelineEvent> events = new ArrayList<>();
     private final TimelineFile.Thinning thinning = new TimelineFile.Thinning();
     private final Map<Integer, Rank> ranks = new TreeMap<>();
-    private final Map<String, Level> levels = new TreeMap<>();
+    private final LevelCosts levels = new LevelCosts();
     private final List<Failure> failures = new ArrayList<>();
     private final List<TimelineEvent> recent = new ArrayList<>();
     private Instant started;
@@ -38,6 +38,8 @@ public final class RunState implements Consumer<TimelineEvent> {
     private String job = "";
     private String main = "";
     private int declaredRanks;
+    /** Ranks that run the application (spares not counted), for the per-rank average of the overhead. */
+    private int workingRanks;
     private int attempt;
     private long lastIteration = -1;
     private int onlineRecoveries;
@@ -64,12 +66,6 @@ public final class RunState implements Consumer<TimelineEvent> {
         long pid = TimelineEvent.NO_PID;
         long iteration = -1;
         int attempt;
-    }
-
-    private static final class Level {
-        long saves;
-        long iteration = -1;
-        Instant last;
     }
 
     private static final class Failure {
@@ -99,7 +95,8 @@ public final class RunState implements Consumer<TimelineEvent> {
             case TimelineEvent.JOB_STARTED -> {
                 job = String.valueOf(f.get("job"));
                 main = String.valueOf(f.getOrDefault("main", ""));
-                declaredRanks = (int) (e.longField("ranks").orElse(0) + e.longField("spares").orElse(0));
+                workingRanks = (int) e.longField("ranks").orElse(0);
+                declaredRanks = (int) (workingRanks + e.longField("spares").orElse(0));
                 for (int i = 0; i < declaredRanks; i++) {
                     ranks.computeIfAbsent(i, k -> new Rank());
                 }
@@ -117,12 +114,7 @@ public final class RunState implements Consumer<TimelineEvent> {
                 r.state = "running";
                 r.iteration = e.longField("iteration").orElse(r.iteration);
             }
-            case "saved" -> {
-                Level l = levels.computeIfAbsent(String.valueOf(f.get("level")), k -> new Level());
-                l.saves++;
-                l.iteration = Math.max(l.iteration, e.longField("iteration").orElse(-1));
-                l.last = e.time();
-            }
+            case "saved" -> levels.add(e);
             case "complete" -> {
                 r.state = "complete";
                 r.iteration = e.longField("iteration").orElse(r.iteration);
@@ -235,7 +227,9 @@ public final class RunState implements Consumer<TimelineEvent> {
         if (finished != null) {
             n.put("exit_status", finished.longField("status").orElse(-1));
         }
-        n.put("elapsed_s", started == null ? 0 : seconds(started, now));
+        double elapsed = started == null ? 0 : seconds(started, now);
+        int working = workingRanks > 0 ? workingRanks : ranks.size();
+        n.put("elapsed_s", elapsed);
         n.put("attempts", attempt + 1);
         n.put("relaunches", attempt);
         n.put("online_recoveries", onlineRecoveries);
@@ -244,8 +238,13 @@ public final class RunState implements Consumer<TimelineEvent> {
         ranks.forEach((rank, r) -> rs.addObject().put("rank", rank).put("state", r.state).put("pid", r.pid)
                 .put("iteration", r.iteration).put("attempt", r.attempt));
         ArrayNode ls = n.putArray("levels");
-        levels.forEach((name, l) -> ls.addObject().put("level", name).put("saves", l.saves).put("iteration", l.iteration)
-                .put("last_s", l.last == null ? 0 : seconds(started, l.last)));
+        levels.levels().forEach((name, l) -> {
+            ObjectNode o = ls.addObject().put("level", name).put("saves", l.saves).put("iteration", l.iteration)
+                    .put("last_s", l.last == null ? 0 : seconds(started, l.last));
+            if (l.costs) {
+                o.put("bytes", l.bytes).put("blocking_s", l.blockingSeconds).put("overhead_fraction", l.overhead(elapsed, working));
+            }
+        });
         ArrayNode fs = n.putArray("failures");
         double lost = 0;
         for (Failure x : failures) {
@@ -266,7 +265,10 @@ public final class RunState implements Consumer<TimelineEvent> {
         ObjectNode overhead = n.putObject("overhead");
         overhead.put("failures_s", lost);
         overhead.put("failures_fraction", started == null || !now.isAfter(started) ? 0 : lost / seconds(started, now));
-        overhead.put("checkpoints", levels.values().stream().mapToLong(l -> l.saves).sum());
+        overhead.put("checkpoints", levels.saves());
+        overhead.put("ranks", working);
+        overhead.put("blocking_s", levels.blockingSeconds());
+        overhead.put("blocking_fraction", LevelCosts.overhead(levels.blockingSeconds(), elapsed, working));
         ArrayNode ev = n.putArray("recent");
         for (TimelineEvent e : recent) {
             ev.addObject().put("t_s", seconds(started, e.time())).put("rank", e.rank()).put("type", e.type())

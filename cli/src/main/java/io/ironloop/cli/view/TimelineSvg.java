@@ -210,7 +210,10 @@ public final class TimelineSvg {
                 c.close();
             }
             case "saved" -> {
-                boolean local = "local".equals(f.get("level"));
+                if ("memory".equals(f.get("level"))) {
+                    return; // a block loop's in-memory snapshots, every few iterations: the dashboard counts them, the picture does not
+                }
+                boolean local = "local".equals(f.get("level")) || String.valueOf(f.get("level")).startsWith("local-");
                 Mark m = local ? Mark.LOCAL_CHECKPOINT : Mark.CHECKPOINT;
                 c.open(m, e, "checkpoint (" + f.get("level") + ") of iteration " + f.get("iteration"));
                 c.out.append(String.format(Locale.ROOT, "<path d=\"M%.1f %.1f l5 5 l-5 5 l-5 -5 z\" fill=\"%s\" stroke=\"#ffffff\""

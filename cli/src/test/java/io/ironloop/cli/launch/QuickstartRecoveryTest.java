@@ -17,6 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
 import io.ironloop.examples.quickstart.Quickstart;
 import io.ironloop.examples.quickstart.QuickstartRank;
 
@@ -72,6 +75,21 @@ class QuickstartRecoveryTest {
         assertThat(r.events("saved").filter(e -> "local".equals(e.fields().get("level"))).count())
                 .as("survivors saved their local state").isGreaterThanOrEqualTo(2);
         assertThat(r.events("restored").map(e -> e.longField("iteration").orElse(-1))).contains(6L);
+        savesReportWhatTheStoreHoldsAndWhatTheyBlocked(r);
+    }
+
+    /** Every line of the global state the store holds was reported with its file's size and a blocking time. */
+    private void savesReportWhatTheStoreHoldsAndWhatTheyBlocked(LaunchResult r) throws Exception {
+        List<LineInfo> lines = StoreCatalog.of(Store.directory(dir.resolve("ft"))).lines("global");
+        assertThat(lines).as("global lines kept").isNotEmpty();
+        for (LineInfo line : lines) {
+            List<TimelineEvent> saves = r.events("saved").filter(e -> "global".equals(e.fields().get("level"))
+                    && e.longField("iteration").orElse(-1) == line.iteration()).toList();
+            assertThat(saves).as("the save of iteration %d", line.iteration()).isNotEmpty().allSatisfy(e -> {
+                assertThat(e.longField("bytes").orElse(-1)).as("bytes of %s", line.dataFile()).isEqualTo(line.dataBytes());
+                assertThat(e.doubleField("blocking_s").orElse(-1)).as("what the snapshot blocked").isGreaterThan(0).isLessThan(10);
+            });
+        }
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.ironloop.cli.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.launcher.TimelineEvent;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +25,10 @@ class LauncherMetricsTest {
         return event(TimelineEvent.Source.RANK, attempt, rank, type, fields);
     }
 
+    private final LauncherMetrics m = new LauncherMetrics(Clock.fixed(t0.plusSeconds(10), ZoneOffset.UTC));
+
     @Test
-    void relaunchedJob_countsAttemptsFailuresRecoveriesAndTheNewestCommit() {
-        LauncherMetrics m = new LauncherMetrics();
+    void relaunchedJob_countsAttemptsFailedRanksRecoveriesAndTheNewestCommit() {
         m.accept(supervisor(0, -1, TimelineEvent.JOB_STARTED, Map.of("job", "job-7", "ranks", 2)));
         m.accept(supervisor(0, -1, TimelineEvent.ATTEMPT_STARTED, Map.of("attempt", 0)));
         m.accept(supervisor(0, 0, TimelineEvent.RANK_STARTED, Map.of()));
@@ -34,7 +37,8 @@ class LauncherMetricsTest {
         m.accept(rank(0, 1, "saved", Map.of("iteration", 5, "level", "local")));
         m.accept(rank(0, 0, "recovered", Map.of("iteration", 4, "lost", java.util.List.of(1))));
         m.accept(supervisor(0, 1, TimelineEvent.RANK_EXITED, Map.of("status", 137)));
-        m.accept(supervisor(0, 0, TimelineEvent.RANK_EXITED, Map.of("status", 1)));
+        m.accept(supervisor(0, 1, TimelineEvent.FAILURE_DETECTED, Map.of("status", 137)));
+        m.accept(supervisor(0, 0, TimelineEvent.RANK_EXITED, Map.of("status", 1))); // stopped because of rank 1: no failure
         m.accept(supervisor(1, -1, TimelineEvent.ATTEMPT_STARTED, Map.of("attempt", 1)));
         m.accept(supervisor(1, 0, TimelineEvent.RANK_STARTED, Map.of()));
         m.accept(rank(1, 0, "iteration", Map.of("iteration", 6)));
@@ -42,7 +46,7 @@ class LauncherMetricsTest {
         assertThat(m.scrape()).contains(
                 "ironloop_launcher_attempts_total{job=\"job-7\"} 2.0",
                 "ironloop_launcher_relaunches_total{job=\"job-7\"} 1.0",
-                "ironloop_launcher_rank_failures_total{job=\"job-7\"} 2.0",
+                "ironloop_launcher_rank_failures_total{job=\"job-7\"} 1.0",
                 "ironloop_launcher_online_recoveries_total{job=\"job-7\"} 1.0",
                 "ironloop_launcher_ranks_alive{job=\"job-7\"} 1.0",
                 "ironloop_launcher_iteration_committed{job=\"job-7\"} 4.0",
@@ -50,8 +54,25 @@ class LauncherMetricsTest {
     }
 
     @Test
+    void savesWithTheirCost_perLevelSavesBytesBlockingAndOverheadPerRank() {
+        m.accept(supervisor(0, -1, TimelineEvent.JOB_STARTED, Map.of("job", "job-7", "ranks", 2)));
+        m.accept(rank(0, 0, "saved", Map.of("iteration", 4, "level", "memory", "blocking_s", 0.25, "bytes", 1000, "saves", 3)));
+        m.accept(rank(0, 1, "saved", Map.of("iteration", 4, "level", "memory", "blocking_s", 0.15, "bytes", 1000)));
+        m.accept(rank(0, 0, "saved", Map.of("iteration", 4, "level", "disk", "blocking_s", 0.0, "bytes", 5000)));
+        m.accept(rank(0, 0, "saved", Map.of("iteration", 6, "level", "global"))); // an application's own report: no cost
+
+        assertThat(m.scrape()).contains(
+                "ironloop_launcher_checkpoint_saves_total{job=\"job-7\",level=\"memory\"} 4.0",
+                "ironloop_launcher_checkpoint_bytes_total{job=\"job-7\",level=\"memory\"} 2000.0",
+                "ironloop_launcher_checkpoint_blocking_seconds_total{job=\"job-7\",level=\"memory\"} 0.4",
+                "ironloop_launcher_checkpoint_overhead{job=\"job-7\",level=\"memory\"} 0.02", // 0.4 s over 10 s × 2 ranks
+                "ironloop_launcher_checkpoint_bytes_total{job=\"job-7\",level=\"disk\"} 5000.0",
+                "ironloop_launcher_checkpoint_saves_total{job=\"job-7\",level=\"global\"} 1.0",
+                "ironloop_launcher_checkpoint_blocking_seconds_total{job=\"job-7\",level=\"global\"} 0.0");
+    }
+
+    @Test
     void beforeJobStarted_noMeters() {
-        LauncherMetrics m = new LauncherMetrics();
         m.accept(supervisor(0, 0, TimelineEvent.RANK_STARTED, Map.of()));
         assertThat(m.scrape()).doesNotContain("ironloop_launcher");
     }

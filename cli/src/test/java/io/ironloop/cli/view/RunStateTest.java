@@ -77,4 +77,34 @@ class RunStateTest {
         assertThat(n.get("elapsed_s").asDouble()).isEqualTo(10.0);
         assertThat(s.svg()).contains("class=\"stopped\" data-rank=\"0\"");
     }
+
+    @Test
+    void savesWithTheirCost_levelByLevel_overheadIsBlockingOverElapsedPerRank_oldSavesWithoutCostStillCount() throws Exception {
+        TimelineEvent.Source sup = TimelineEvent.Source.SUPERVISOR;
+        TimelineEvent.Source rank = TimelineEvent.Source.RANK;
+        RunState s = new RunState(java.time.Clock.fixed(t0.plusSeconds(10), java.time.ZoneOffset.UTC));
+        List.of(at(0, sup, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j3", "ranks", 2, "spares", 1)),
+                at(100, rank, 0, "saved", Map.of("iteration", 2, "level", "memory", "blocking_s", 0.3, "bytes", 4096)),
+                at(900, rank, 1, "saved", Map.of("iteration", 8, "level", "memory", "blocking_s", 0.5, "bytes", 12288, "saves", 3)),
+                at(950, rank, 0, "saved", Map.of("iteration", 8, "level", "disk", "blocking_s", 0.0, "bytes", 20000)),
+                at(990, rank, 0, "saved", Map.of("iteration", 8, "level", "global"))).forEach(s); // as a file written before costs
+
+        JsonNode n = new ObjectMapper().readTree(s.json());
+        JsonNode disk = n.get("levels").get(0);
+        JsonNode global = n.get("levels").get(1);
+        JsonNode memory = n.get("levels").get(2);
+        assertThat(memory.get("level").asText()).isEqualTo("memory");
+        assertThat(memory.get("saves").asLong()).isEqualTo(4);
+        assertThat(memory.get("bytes").asLong()).isEqualTo(16384);
+        assertThat(memory.get("blocking_s").asDouble()).isEqualTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(memory.get("overhead_fraction").asDouble()).as("0.8 s over 10 s × 2 ranks (the spare does not save)")
+                .isEqualTo(0.04, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(disk.get("bytes").asLong()).isEqualTo(20000);
+        assertThat(disk.get("overhead_fraction").asDouble()).isZero();
+        assertThat(global.get("saves").asLong()).isEqualTo(1);
+        assertThat(global.has("bytes")).as("a save without its cost has none").isFalse();
+        assertThat(n.get("overhead").get("checkpoints").asLong()).isEqualTo(6);
+        assertThat(n.get("overhead").get("blocking_s").asDouble()).isEqualTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(n.get("overhead").get("blocking_fraction").asDouble()).isEqualTo(0.04, org.assertj.core.data.Offset.offset(1e-9));
+    }
 }

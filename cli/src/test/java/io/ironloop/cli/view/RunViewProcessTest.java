@@ -118,6 +118,22 @@ class RunViewProcessTest {
     }
 
     @Test
+    void finishedRunsState_levelFiguresFromTheSavesCost() throws Exception {
+        List<TimelineEvent> events = TimelineFile.read(folder);
+        List<TimelineEvent> saves = events.stream().filter(e -> e.type().equals("saved")).toList();
+        com.fasterxml.jackson.databind.JsonNode n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(RunState.of(events).json());
+        com.fasterxml.jackson.databind.JsonNode global = n.get("levels").get(0);
+        assertThat(global.get("level").asText()).isEqualTo("global");
+        assertThat(global.get("saves").asLong()).isEqualTo(saves.size());
+        assertThat(global.get("bytes").asLong()).isEqualTo(saves.size() * ViewApp.SAVE_BYTES);
+        assertThat(global.get("blocking_s").asDouble()).as("each save blocked its rank %d ms", ViewApp.SAVE_MS)
+                .isGreaterThanOrEqualTo(saves.size() * ViewApp.SAVE_MS / 1000.0);
+        double perRank = global.get("blocking_s").asDouble() / 2 / n.get("elapsed_s").asDouble();
+        assertThat(global.get("overhead_fraction").asDouble()).isEqualTo(perRank, org.assertj.core.data.Offset.offset(1e-6))
+                .isBetween(0.0, 0.5);
+    }
+
+    @Test
     void liveDashboard_servedTheRunningJob() {
         assertThat(err).contains("ironloop: dashboard at http://127.0.0.1:");
         assertThat(liveStates).as("polled while the job ran").isNotEmpty()
@@ -129,7 +145,9 @@ class RunViewProcessTest {
         assertThat(scrapes).as("scraped while the job ran").isNotEmpty()
                 .anySatisfy(s -> assertThat(s).containsPattern("ironloop_launcher_ranks_alive\\{job=\"ironloop-[0-9a-f]+\"} 2.0"))
                 .anySatisfy(s -> assertThat(s).contains("ironloop_launcher_relaunches_total{job=\"")
-                        .containsPattern("ironloop_launcher_attempts_total\\{job=\"[^\"]+\"} 2.0"));
+                        .containsPattern("ironloop_launcher_attempts_total\\{job=\"[^\"]+\"} 2.0"))
+                .anySatisfy(s -> assertThat(s).containsPattern("ironloop_launcher_checkpoint_bytes_total\\{job=\"[^\"]+\",level=\"global\"} [1-9]")
+                        .containsPattern("ironloop_launcher_checkpoint_overhead\\{job=\"[^\"]+\",level=\"global\"} (0\\.0*[1-9]|[1-9][0-9.]*E-)"));
     }
 
     @Test
@@ -180,7 +198,10 @@ class RunViewProcessTest {
             HeadlessChromium browser = new HeadlessChromium(chromium.get(), dir.resolve("chromium-profile"));
             String dom = browser.dumpDom(page);
             assertThat(dom).contains("<tr class=\"failure\"><td>rank 1</td><td>injected SIGKILL</td>")
-                    .contains("class=\"failure\" data-rank=\"1\"").contains(">succeeded<").contains("relaunch");
+                    .contains("class=\"failure\" data-rank=\"1\"").contains(">succeeded<").contains("relaunch")
+                    .as("the global level's saves, bytes, blocking and overhead")
+                    .containsPattern("<tr><td>global</td><td>\\d+</td><td>6</td><td>[0-9.]+ s</td><td>[0-9.]+ KiB</td>"
+                            + "<td>0\\.[0-9]+ s</td><td>[0-9.]+ %</td></tr>");
             Path png = dir.resolve("dashboard.png");
             BufferedImage image = browser.screenshot(page, png, 1200, 1100);
             assertThat(image.getWidth()).isEqualTo(1200);

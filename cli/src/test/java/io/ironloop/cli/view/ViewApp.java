@@ -1,14 +1,20 @@
 package io.ironloop.cli.view;
 
 import io.ironloop.launcher.rank.LauncherLink;
+import io.ironloop.launcher.rank.SaveReport;
+import java.time.Duration;
 import io.ironloop.launcher.rank.ThisRank;
 
 /**
  * A rank for the view tests: declares {@code iterations} (argument 1, default 6), reports every iteration, a
- * {@code global} checkpoint every second iteration, and after a restart {@code restored} from iteration 2; sleeps
+ * {@code global} checkpoint every second iteration (that blocks it {@value #SAVE_MS} ms and holds {@value #SAVE_BYTES}
+ * bytes), and after a restart {@code restored} from iteration 2; sleeps
  * {@code sleep-ms} (argument 2, default 150) per iteration.
  */
 public final class ViewApp {
+    static final long SAVE_MS = 20;
+    static final long SAVE_BYTES = 4096;
+
     private ViewApp() {
     }
 
@@ -27,7 +33,9 @@ public final class ViewApp {
             link.iteration(i);
             Thread.sleep(sleepMs);
             if (i % 2 == 0) {
-                link.saved(i, "global");
+                long start = System.nanoTime();
+                Thread.sleep(SAVE_MS); // the save's blocking part
+                link.saved(SaveReport.of(i, "global", Duration.ofNanos(System.nanoTime() - start), SAVE_BYTES));
             }
         }
     }
