@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.benchmarks.device.DeviceBench;
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.device.DeviceKind;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.OpenClUnavailableException;

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.benchmarks.level.LevelsBench;
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.config.Units;
 import java.nio.file.Files;
 import java.nio.file.Path;

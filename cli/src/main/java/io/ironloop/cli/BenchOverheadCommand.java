@@ -1,7 +1,8 @@
 package io.ironloop.cli;
 
-import io.ironloop.cli.bench.OverheadBench;
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.OverheadBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
+import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,8 +68,9 @@ final class BenchOverheadCommand implements Callable<Integer> {
         }
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-overhead") : Files.createDirectories(dir);
         Map<String, Object> figures;
-        try {
-            figures = OverheadBench.run(app, args, ranks, runs, where, jvmOptions.isEmpty() ? app.defaultJvmOptions() : jvmOptions, err);
+        try (ProgressBar bar = ProgressBar.start("bench overhead", OverheadBench.steps(runs))) {
+            figures = OverheadBench.run(app, args, ranks, runs, where, jvmOptions.isEmpty() ? app.defaultJvmOptions() : jvmOptions,
+                    bar.lines(err), bar::step);
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench overhead: " + e.getMessage());
             return 2;

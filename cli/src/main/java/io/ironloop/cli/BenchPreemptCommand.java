@@ -1,6 +1,7 @@
 package io.ironloop.cli;
 
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
+import io.ironloop.cli.view.ProgressBar;
 import io.ironloop.config.Units;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -49,8 +50,8 @@ final class BenchPreemptCommand implements Callable<Integer> {
         boolean temporary = dir == null;
         Path where = temporary ? Files.createTempDirectory("ironloop-bench-preempt") : Files.createDirectories(dir);
         Map<String, Object> figures;
-        try {
-            figures = PreemptBench.run(bytes, where, repetitions, err);
+        try (ProgressBar bar = ProgressBar.start("bench preempt", PreemptBench.steps(repetitions))) {
+            figures = PreemptBench.run(bytes, where, repetitions, bar.lines(err), bar::step);
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench preempt: " + e.getMessage());
             return 2;

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.benchmarks.recovery.RecoveryBench;
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.config.Units;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.benchmarks.skeleton.SkeletonBench;
-import io.ironloop.cli.bench.PreemptBench;
+import io.ironloop.benchmarks.runtime.PreemptBench;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.ironloop.cli.bench;
+package io.ironloop.benchmarks.runtime;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

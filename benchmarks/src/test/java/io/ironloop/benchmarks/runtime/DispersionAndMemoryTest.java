@@ -1,4 +1,4 @@
-package io.ironloop.cli.bench;
+package io.ironloop.benchmarks.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

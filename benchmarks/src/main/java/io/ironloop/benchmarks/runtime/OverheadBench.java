@@ -1,4 +1,4 @@
-package io.ironloop.cli.bench;
+package io.ironloop.benchmarks.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.ConfigurationException;
@@ -11,7 +11,6 @@ import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.examples.quickstart.QuickstartRank;
 import java.io.IOException;
-import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,12 +142,12 @@ public final class OverheadBench {
     private final Path dir;
     private final List<String> jvmOptions;
     private final PrintStream progress;
-    private final ProgressBar bar;
+    private final Runnable step;
     private String expectedResult;
     private int failedRuns;
 
     private OverheadBench(App app, List<String> arguments, int ranks, int runs, Path dir, List<String> jvmOptions,
-            PrintStream progress, ProgressBar bar) {
+            PrintStream progress, Runnable step) {
         this.app = app;
         this.arguments = List.copyOf(arguments);
         this.ranks = ranks;
@@ -156,7 +155,7 @@ public final class OverheadBench {
         this.dir = dir;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.progress = progress;
-        this.bar = bar;
+        this.step = step;
     }
 
     /**
@@ -169,23 +168,27 @@ public final class OverheadBench {
      * @param dir an existing directory for the runs' checkpoint folders and parameter files (left empty)
      * @param jvmOptions options of every rank JVM
      * @param progress where progress lines go (standard error)
+     * @param step called after each pair of runs, {@link #steps} times in all (for a progress bar)
      * @return the figures, keys as in benchmarks/README.md
      * @throws IllegalArgumentException for a bad count, or an application that is not on the class path
      * @throws BenchFailedException if a run failed, or the runs disagree on the result
      * @throws IOException if the directory cannot be written
      */
     public static Map<String, Object> run(App app, List<String> arguments, int ranks, int runs, Path dir,
-            List<String> jvmOptions, PrintStream progress) throws IOException {
+            List<String> jvmOptions, PrintStream progress, Runnable step) throws IOException {
         if (ranks < 1) {
             throw new IllegalArgumentException("-n must be at least 1: " + ranks);
         }
         if (runs < 5) {
             throw new IllegalArgumentException("at least 5 runs of each variant are needed for a median: " + runs);
         }
-        try (ProgressBar bar = ProgressBar.start("bench overhead", runs + 1)) {
-            return new OverheadBench(app, arguments.isEmpty() ? app.arguments() : arguments, ranks, runs, dir, jvmOptions,
-                    bar.lines(progress), bar).measure();
-        }
+        return new OverheadBench(app, arguments.isEmpty() ? app.arguments() : arguments, ranks, runs, dir, jvmOptions, progress, step)
+                .measure();
+    }
+
+    /** How many steps a bench of {@code runs} runs of each variant makes: the warm-up pair and each measured pair. */
+    public static int steps(int runs) {
+        return runs + 1;
     }
 
     /**
@@ -252,7 +255,7 @@ public final class OverheadBench {
                 captureMillis[k] = b.costs().captureMillisEach();
                 handshakeMillis[k] = b.costs().handshakeWaitMillisEach();
             }
-            bar.step();
+            step.run();
         }
         double medianWithout = Medians.median(without);
         double medianWith = Medians.median(with);

@@ -1,9 +1,8 @@
-package io.ironloop.cli.bench;
+package io.ironloop.benchmarks.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.benchmarks.RawDisk;
-import io.ironloop.benchmarks.runtime.PreemptRank;
 import io.ironloop.launcher.Application;
 import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
@@ -12,7 +11,6 @@ import io.ironloop.launcher.TimelineEvent;
 import io.ironloop.config.Units;
 import io.ironloop.core.StoreCatalog;
 import java.io.IOException;
-import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -69,17 +67,17 @@ public final class PreemptBench {
     private final Path dir;
     private final int repetitions;
     private final PrintStream progress;
-    private final ProgressBar bar;
+    private final Runnable step;
     private final ByteBuffer rawBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK);
     private final ByteBuffer rawDirectBlock = ByteBuffer.allocateDirect(RawDisk.BLOCK + RawDisk.DIRECT_ALIGNMENT)
             .alignedSlice(RawDisk.DIRECT_ALIGNMENT).limit(RawDisk.BLOCK).slice();
 
-    private PreemptBench(long size, Path dir, int repetitions, PrintStream progress, ProgressBar bar) {
+    private PreemptBench(long size, Path dir, int repetitions, PrintStream progress, Runnable step) {
         this.size = size;
         this.dir = dir;
         this.repetitions = repetitions;
         this.progress = progress;
-        this.bar = bar;
+        this.step = step;
     }
 
     /**
@@ -89,12 +87,13 @@ public final class PreemptBench {
      * @param dir an existing directory for the checkpoint folders and the raw reference files (left empty)
      * @param repetitions measured repetitions after the warm-up, at least 5
      * @param progress where progress lines go (standard error)
+     * @param step called after each repetition, {@link #steps} times in all (for a progress bar)
      * @return the figures, keys as in benchmarks/README.md
      * @throws IllegalArgumentException for a bad size or repetition count, or a size that does not fit in memory
      * @throws BenchFailedException if a repetition could not be measured
      * @throws IOException if the directory cannot be written
      */
-    public static Map<String, Object> run(long size, Path dir, int repetitions, PrintStream progress) throws IOException {
+    public static Map<String, Object> run(long size, Path dir, int repetitions, PrintStream progress, Runnable step) throws IOException {
         if (size < 8 || size % 8 != 0) {
             throw new IllegalArgumentException("--size must be a positive multiple of 8 bytes: " + size);
         }
@@ -102,9 +101,12 @@ public final class PreemptBench {
             throw new IllegalArgumentException("at least 5 repetitions are needed for a median: " + repetitions);
         }
         checkMemory(size, availableMemory());
-        try (ProgressBar bar = ProgressBar.start("bench preempt", repetitions + 1)) {
-            return new PreemptBench(size, dir, repetitions, bar.lines(progress), bar).measure();
-        }
+        return new PreemptBench(size, dir, repetitions, progress, step).measure();
+    }
+
+    /** How many steps a bench of {@code repetitions} makes: the warm-up and each measured repetition. */
+    public static int steps(int repetitions) {
+        return repetitions + 1;
     }
 
     /**
@@ -168,7 +170,7 @@ public final class PreemptBench {
                 rawBest[rep] = direct ? Math.min(r, d) : r;
                 profiles.add(s.profile());
             }
-            bar.step();
+            step.run();
         }
         double medianSafe = Medians.median(safe);
         double medianRaw = Medians.median(raw);
