@@ -48,18 +48,45 @@ final class RankProcess {
      */
     static RankProcess start(List<String> command, Map<String, String> environment, LaunchSpec spec, int attempt,
             int rank, LauncherLog log, Consumer<SupervisorInput> sink) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(spec.workingDirectory().toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        RankProcess r = start(command, environment, spec.workingDirectory(), ProcessBuilder.Redirect.from(new File("/dev/null")),
+                spec.out(), spec.err(), spec.outputListener(), attempt, rank, log);
+        long pid = r.pid();
+        r.process.onExit().thenAccept(done -> sink.accept(
+                new SupervisorInput.RankExited(attempt, rank, pid, done.exitValue(), Instant.now())));
+        return r;
+    }
+
+    /**
+     * Starts a rank JVM and the pumps of its output, nothing more (no supervisor is told of its exit).
+     *
+     * @param command the full command line
+     * @param environment variables set on top of this process's environment (an inherited {@code IRONLOOP_PARAMS}
+     *     is removed first)
+     * @param workingDirectory the rank's working directory
+     * @param input the rank's standard input
+     * @param out where its standard output goes, as it is
+     * @param err where its standard error goes, each line prefixed with {@code [rank] }
+     * @param listener told every line
+     * @param attempt the attempt, for the listener
+     * @param rank the rank
+     * @param log the launcher's log
+     * @throws IOException if the JVM cannot be started
+     */
+    static RankProcess start(List<String> command, Map<String, String> environment, Path workingDirectory,
+            ProcessBuilder.Redirect input, java.io.PrintStream out, java.io.PrintStream err, RankOutputListener listener,
+            int attempt, int rank, LauncherLog log) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectInput(input);
         pb.environment().remove(LaunchEnvironment.PARAMS);
         pb.environment().putAll(environment);
         Process p = pb.start();
-        Thread out = OutputPump.start(p.getInputStream(), spec.out(), attempt, rank, false, spec.outputListener(), log);
-        Thread err = OutputPump.start(p.getErrorStream(), spec.err(), attempt, rank, true, spec.outputListener(), log);
-        long pid = p.pid();
-        p.onExit().thenAccept(done -> sink.accept(
-                new SupervisorInput.RankExited(attempt, rank, pid, done.exitValue(), Instant.now())));
-        return new RankProcess(rank, p, out, err);
+        Thread outPump = OutputPump.start(p.getInputStream(), out, attempt, rank, false, listener, log);
+        Thread errPump = OutputPump.start(p.getErrorStream(), err, attempt, rank, true, listener, log);
+        return new RankProcess(rank, p, outPump, errPump);
+    }
+
+    /** The JVM's process (its standard input, its exit). */
+    Process process() {
+        return process;
     }
 
     int rank() {
@@ -122,20 +149,30 @@ final class RankProcess {
             terminate();
             return;
         }
-        Process kill = new ProcessBuilder("kill", "-" + signal.name(), Long.toString(pid()))
+        signal(signal.name());
+    }
+
+    /**
+     * Sends a signal with {@code kill -NAME}.
+     *
+     * @param name the signal's name without {@code SIG}, e.g. {@code STOP}
+     * @throws IOException if {@code kill} cannot be run or fails while the rank is alive
+     */
+    void signal(String name) throws IOException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             if (!kill.waitFor(KILL_COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 kill.destroyForcibly();
-                throw new IOException("kill -" + signal.name() + " " + pid() + " did not finish");
+                throw new IOException("kill -" + name + " " + pid() + " did not finish");
             }
             if (kill.exitValue() != 0 && isAlive()) {
-                throw new IOException("kill -" + signal.name() + " " + pid() + " exited with " + kill.exitValue());
+                throw new IOException("kill -" + name + " " + pid() + " exited with " + kill.exitValue());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             kill.destroyForcibly();
-            throw new IOException("interrupted while sending " + signal.signalName() + " to " + pid(), e);
+            throw new IOException("interrupted while sending SIG" + name + " to " + pid(), e);
         }
     }
 

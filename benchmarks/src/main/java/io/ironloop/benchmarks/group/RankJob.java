@@ -1,42 +1,37 @@
 package io.ironloop.benchmarks.group;
 
-import io.ironloop.group.launch.FreePorts;
-import io.ironloop.group.launch.RankCommand;
-import java.io.BufferedReader;
+import io.ironloop.launcher.UnsupervisedRanks;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * N {@link BenchRank} JVMs on loopback, started directly (no shell) with the launcher's environment
- * contract ({@code IRONLOOP_RANK/SIZE/JOB/PEERS/SECRET_FILE}) and {@code -Dironloop.rank=R
- * -Dironloop.job=ID} on their command lines. Their standard output is collected line by line, their
- * standard error goes to a log file per rank. They are killed by PID on {@link #close()} and halt by
- * themselves when this JVM dies (their standard input closes).
+ * N rank JVMs of a benchmark on loopback ({@link BenchRank}, or another rank program that joins the group from the
+ * launcher's environment), started by the launcher's {@link UnsupervisedRanks} — as the launcher starts ranks, with its
+ * secret store and reaper, but without its supervisor, since these benchmarks inject their faults themselves and time
+ * the ranks' own reaction. Adds what the benchmarks read: each rank's standard output line by line (its standard error
+ * goes to {@code logs/JOB.log}), waits for lines, and the faults.
  */
 public final class RankJob implements AutoCloseable {
-    private final List<Process> processes = new ArrayList<>();
+    private final UnsupervisedRanks ranks;
     private final List<List<String>> lines = new ArrayList<>();
-    private final Set<Integer> failedOnPurpose = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final Thread reaper;
+    private final Set<Integer> failedOnPurpose = ConcurrentHashMap.newKeySet();
+    private final PrintStream log;
 
     /**
      * @param n ranks
      * @param job the job id (also the JGroups cluster name)
-     * @param logs directory for the ranks' standard error and the secret file
+     * @param logs directory for the ranks' standard error
      * @param heap the ranks' maximum heap, e.g. {@code 256m}
      * @param fullJit whether the ranks compile with C2 (throughput) rather than only C1 (fast start-up)
      * @param args arguments of {@link BenchRank}
@@ -60,41 +55,26 @@ public final class RankJob implements AutoCloseable {
      * @param jvmOptions options before the main class (heap, collector, JIT)
      */
     public RankJob(int n, String job, Path logs, List<String> jvmOptions, Class<?> main, List<String> args) throws IOException {
-        Path secret = logs.resolve(job + ".secret");
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        Files.writeString(secret, HexFormat.of().formatHex(key));
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        for (int r = 0; r < n; r++) {
+            lines.add(new CopyOnWriteArrayList<>());
+        }
         List<String> options = new ArrayList<>(jvmOptions);
         options.add("-Djava.net.preferIPv4Stack=true");
-        List<String> mainAndArgs = new ArrayList<>(List.of(main.getName()));
-        mainAndArgs.addAll(args);
-        RankCommand ranks = RankCommand.thisJvm(options, job, FreePorts.allocate(n), secret, mainAndArgs);
-        reaper = new Thread(this::destroyAll, "bench-group-reaper-" + job);
-        Runtime.getRuntime().addShutdownHook(reaper);
-        for (int r = 0; r < n; r++) {
-            ProcessBuilder pb = ranks.processBuilder(r);
-            pb.redirectError(logs.resolve(job + "-rank" + r + ".log").toFile());
-            Process p = pb.start();
-            processes.add(p);
-            List<String> out = new CopyOnWriteArrayList<>();
-            lines.add(out);
-            Thread t = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String l = in.readLine(); l != null; l = in.readLine()) {
-                        out.add(l);
-                    }
-                } catch (IOException e) {
-                    out.add("IOERROR " + e);
+        log = new PrintStream(logs.resolve(job + ".log").toFile(), StandardCharsets.UTF_8);
+        try {
+            ranks = UnsupervisedRanks.start(n, job, options, main.getName(), args, logs, log, (attempt, rank, stderr, line) -> {
+                if (!stderr) {
+                    lines.get(rank).add(line);
                 }
-            }, "bench-group-stdout-" + job + "-" + r);
-            t.setDaemon(true);
-            t.start();
+            });
+        } catch (IOException | RuntimeException e) {
+            log.close();
+            throw e;
         }
     }
 
     public int size() {
-        return processes.size();
+        return ranks.size();
     }
 
     /** The first line rank {@code rank} printed that starts with {@code prefix}. */
@@ -109,7 +89,7 @@ public final class RankJob implements AutoCloseable {
 
     /** The process id of rank {@code rank}'s JVM. */
     public long pid(int rank) {
-        return processes.get(rank).pid();
+        return ranks.pid(rank);
     }
 
     /** Whether every rank except {@code except} printed a line starting with {@code prefix}. */
@@ -130,11 +110,11 @@ public final class RankJob implements AutoCloseable {
     public void await(Duration atMost, BooleanSupplier done, String what) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + atMost.toNanos();
         while (!done.getAsBoolean()) {
-            for (int r = 0; r < processes.size(); r++) {
-                Process p = processes.get(r);
-                if (!failedOnPurpose.contains(r) && !p.isAlive() && p.exitValue() != 0 && !done.getAsBoolean()) {
-                    throw new IOException("rank " + r + " exited with status " + p.exitValue() + " while waiting for " + what
-                            + "; its log: " + lines.get(r));
+            for (int r = 0; r < ranks.size(); r++) {
+                int status = ranks.exitStatus(r).orElse(0);
+                if (!failedOnPurpose.contains(r) && status != 0 && !done.getAsBoolean()) {
+                    throw new IOException("rank " + r + " exited with status " + status + " while waiting for " + what
+                            + "; its output: " + lines.get(r));
                 }
             }
             if (System.nanoTime() - deadline > 0) {
@@ -144,42 +124,25 @@ public final class RankJob implements AutoCloseable {
         }
     }
 
-    /** Sends SIGKILL to rank {@code rank} (kill(2) through {@link ProcessHandle#destroyForcibly()}). */
+    /** Sends SIGKILL to rank {@code rank}. */
     public void kill(int rank) {
         failedOnPurpose.add(rank);
-        processes.get(rank).toHandle().destroyForcibly();
+        ranks.kill(rank);
     }
 
-    /** Sends a signal by name (e.g. STOP) to rank {@code rank} with kill(1). */
-    public void signal(int rank, String signal) throws IOException, InterruptedException {
+    /** Sends a signal by name (e.g. STOP) to rank {@code rank}. */
+    public void signal(int rank, String signal) throws IOException {
         failedOnPurpose.add(rank);
-        Process k = new ProcessBuilder("kill", "-" + signal, String.valueOf(processes.get(rank).pid())).inheritIO().start();
-        if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
-            throw new IOException("kill -" + signal + " " + processes.get(rank).pid() + " failed");
-        }
+        ranks.signal(rank, signal);
     }
 
-    private void destroyAll() {
-        for (Process p : processes) {
-            p.toHandle().destroyForcibly(); // SIGKILL ends stopped processes too
-        }
-        for (Process p : processes) {
-            try {
-                p.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
+    /** Kills the ranks (the stopped ones too) and closes the log. */
     @Override
     public void close() {
-        destroyAll();
         try {
-            Runtime.getRuntime().removeShutdownHook(reaper);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running or about to
+            ranks.close();
+        } finally {
+            log.close();
         }
     }
 }
