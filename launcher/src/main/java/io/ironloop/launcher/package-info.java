@@ -7,7 +7,8 @@
  * <p>Entry points: {@link io.ironloop.launcher.Launcher#run(io.ironloop.launcher.LaunchSpec)} for a
  * supervised run in-process (the {@code demo} command and tests), and
  * {@link io.ironloop.launcher.SignalForwarding} to forward the process's own signals to a running
- * {@link io.ironloop.launcher.Launcher}. The rank side (bootstrap, control connection, event subscriber) is
+ * {@link io.ironloop.launcher.Launcher}; {@link io.ironloop.launcher.UnsupervisedRanks} starts rank JVMs the same way
+ * without the supervisor, for benchmarks that inject and time their own faults. The rank side (bootstrap, control connection, event subscriber) is
  * {@link io.ironloop.launcher.rank}; the environment the ranks read, {@code io.ironloop.group.launch}.
  */
 package io.ironloop.launcher;
