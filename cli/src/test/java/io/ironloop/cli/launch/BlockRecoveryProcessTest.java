@@ -114,6 +114,22 @@ class BlockRecoveryProcessTest {
         LaunchResult r = launch(4, b -> b.kill(new Fault.KillAtIteration(1, 77)));
         assertOnlineRecoveryFrom(r, "memory", 0);
         assertThat(r.events(TimelineEvent.RANK_STARTED)).as("no rank was started again").hasSize(4);
+        savesReportedWithTheirCost(r);
+    }
+
+    /** Rank 0 reported every snapshot it committed, with a blocking time and bytes; its disk lines with their files' bytes. */
+    private void savesReportedWithTheirCost(LaunchResult r) {
+        java.util.regex.Matcher committed = java.util.regex.Pattern.compile("\\[0] .*?(\\d+) snapshots committed").matcher(log());
+        assertThat(committed.find()).as(log()).isTrue();
+        List<TimelineEvent> memory = r.events("saved").filter(e -> e.rank() == 0 && "memory".equals(e.fields().get("level"))).toList();
+        assertThat(memory.stream().mapToLong(e -> e.longField("saves").orElse(1)).sum()).as("in-memory snapshots of rank 0")
+                .isEqualTo(Long.parseLong(committed.group(1)));
+        assertThat(memory).allSatisfy(e -> {
+            assertThat(e.doubleField("blocking_s").orElse(-1)).isGreaterThan(0);
+            assertThat(e.longField("bytes").orElse(-1)).isPositive();
+        });
+        assertThat(r.events("saved").filter(e -> e.rank() == 0 && "disk".equals(e.fields().get("level")))).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.longField("bytes").orElse(-1)).as("the line's file").isPositive());
     }
 
     @Test

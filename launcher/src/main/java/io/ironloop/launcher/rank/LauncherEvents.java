@@ -30,8 +30,9 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *       for blocks {@code memory} and {@code disk}; {@code blocking_s} and {@code bytes} ({@link RuntimeEvent.Saved#blocking},
  *       {@link RuntimeEvent.Saved#bytes}). A block loop's in-memory snapshots, taken every few iterations, go
  *       together: the first at once, then at most one message a second with {@code saves} (how many), the sums
- *       and the newest iteration; what is pending goes before any other message, so at most the last second's
- *       snapshots of a rank that ends without another message go unreported</td></tr>
+ *       and the newest iteration; what is pending goes before any other message and when the application's
+ *       {@code main} returns ({@link #flush}), so only a rank that ends otherwise (a crash, {@code System.exit}) may
+ *       leave its last second's snapshots unreported</td></tr>
  *   <tr><td>{@link RuntimeEvent.Restored}</td><td>{@code restored} (global state, blocks) or {@code restored-local}</td>
  *       <td>{@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.SettingsChanged}</td><td>{@code settings-changed}</td><td>{@code saved}, {@code current}</td></tr>
@@ -135,6 +136,11 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
             link.error(e.error());
         }
         // Snapshotted, Handshake, FailureSaved, TriggerSaved: the launcher has no use for them
+    }
+
+    /** Sends the in-memory snapshots pending, if any, at once. */
+    void flush() {
+        sendPendingSaves(false);
     }
 
     /** Adds an in-memory snapshot to those pending, and sends them if the last message is long enough ago. */

@@ -18,6 +18,8 @@ import java.util.function.IntSupplier;
  */
 public final class LauncherSubscriberProvider implements EventSubscriberProvider {
     private static volatile LauncherLink link;
+    /** The subscribers made so far (one per runtime loop: few), for {@link #flush}. */
+    private static final java.util.List<LauncherEvents> subscribers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** For {@link java.util.ServiceLoader}. */
     public LauncherSubscriberProvider() {
@@ -25,7 +27,16 @@ public final class LauncherSubscriberProvider implements EventSubscriberProvider
 
     @Override
     public Optional<Consumer<? super RuntimeEvent>> subscriber(IntSupplier currentRank) {
-        return link().map(l -> new LauncherEvents(l, currentRank));
+        return link().map(l -> {
+            LauncherEvents events = new LauncherEvents(l, currentRank);
+            subscribers.add(events);
+            return events;
+        });
+    }
+
+    /** Sends what the subscribers hold back (a block loop's last in-memory snapshots); called when the application ends. */
+    static void flush() {
+        subscribers.forEach(LauncherEvents::flush);
     }
 
     /** Records this process's link; called once, by {@link RankBootstrap}. */

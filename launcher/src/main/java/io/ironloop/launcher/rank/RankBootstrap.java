@@ -51,7 +51,9 @@ public final class RankBootstrap {
         connect();
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+            LauncherSubscriberProvider.flush();
         } catch (InvocationTargetException e) {
+            LauncherSubscriberProvider.flush();
             if (e.getCause() instanceof io.ironloop.group.ProcessFailedException failed) {
                 // An expected way for a rank to end (another rank died); the stack trace would only hide the message.
                 System.err.println("ironloop: " + failed.getMessage());
