@@ -73,9 +73,9 @@ final class DemoTimeline {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
             case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
             case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
-                    : "memory".equals(f.get("level")) ? "committed its in-memory snapshot of iteration " + f.get("iteration")
-                            + " (copies on partner ranks)"
-                    : "global-copy".equals(f.get("level")) ? null // the second copy of a line rank 0 reports: routine
+                    // in-memory snapshots (reported together, once a second), the second copy of a line rank 0 reports, the
+                    // copies on remote levels: routine
+                    : "memory".equals(f.get("level")) || String.valueOf(f.get("level")).matches("(global|local)-.+") ? null
                     : "disk".equals(f.get("level")) ? "wrote its blocks' disk line of iteration " + f.get("iteration")
                     : "saved the global state of iteration " + f.get("iteration");
             case "shrunk" -> "shrank the group without rank" + plural(f.get("lost")) + " " + f.get("lost") + " to "

@@ -163,7 +163,9 @@ public final class RunState implements Consumer<TimelineEvent> {
                 // other events are only listed
             }
         }
-        if (!"iteration".equals(e.type()) && !TimelineEvent.RANK_CONNECTED.equals(e.type())) {
+        boolean routine = "iteration".equals(e.type()) || TimelineEvent.RANK_CONNECTED.equals(e.type())
+                || "saved".equals(e.type()) && "memory".equals(f.get("level")); // a block loop's snapshots, every second
+        if (!routine) {
             recent.add(e);
             if (recent.size() > RECENT) {
                 recent.remove(0);
