@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  *   <tr><td>{@code ironloop_launcher_online_recoveries_total}</td><td>the survivors' {@code recovered} (one per recovery)</td></tr>
  *   <tr><td>{@code ironloop_launcher_ranks_alive}</td><td>rank JVMs started and not yet exited</td></tr>
  *   <tr><td>{@code ironloop_launcher_iteration_committed}</td><td>the newest iteration a rank reported {@code saved}
- *       (global state or a block loop's disk line; local state not counted); -1 before the first</td></tr>
+ *       (global state or a block loop's disk line; local state and in-memory snapshots not counted); -1 before the first</td></tr>
  *   <tr><td>{@code ironloop_launcher_iteration}</td><td>the newest iteration a rank reported reaching in the current attempt</td></tr>
  *   <tr><td>{@code ironloop_launcher_checkpoint_saves_total}, tag {@code level}</td><td>saves the ranks reported on the level
  *       ({@code saved})</td></tr>
@@ -119,7 +119,7 @@ public final class LauncherMetrics implements Consumer<TimelineEvent>, AutoClose
             case "iteration" -> iteration.accumulateAndGet(e.longField("iteration").orElse(-1), Math::max);
             case "saved" -> {
                 Object level = e.fields().get("level");
-                if (!"local".equals(level) && !String.valueOf(level).startsWith("local-")) {
+                if (!"local".equals(level) && !String.valueOf(level).startsWith("local-") && !"memory".equals(level)) {
                     committed.accumulateAndGet(e.longField("iteration").orElse(-1), Math::max);
                 }
                 boolean first = !levels.levels().containsKey(String.valueOf(level));

@@ -35,6 +35,7 @@ class LauncherMetricsTest {
         m.accept(supervisor(0, 1, TimelineEvent.RANK_STARTED, Map.of()));
         m.accept(rank(0, 0, "saved", Map.of("iteration", 4, "level", "global")));
         m.accept(rank(0, 1, "saved", Map.of("iteration", 5, "level", "local")));
+        m.accept(rank(0, 1, "saved", Map.of("iteration", 6, "level", "memory", "blocking_s", 0.1, "bytes", 10)));
         m.accept(rank(0, 0, "recovered", Map.of("iteration", 4, "lost", java.util.List.of(1))));
         m.accept(supervisor(0, 1, TimelineEvent.RANK_EXITED, Map.of("status", 137)));
         m.accept(supervisor(0, 1, TimelineEvent.FAILURE_DETECTED, Map.of("status", 137)));
