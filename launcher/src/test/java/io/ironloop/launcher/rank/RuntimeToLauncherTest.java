@@ -2,7 +2,12 @@ package io.ironloop.launcher.rank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.config.Parameters;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.runtime.Ironloop;
 import io.ironloop.runtime.RuntimeKeys;
@@ -22,7 +27,7 @@ class RuntimeToLauncherTest {
     Path dir;
 
     @Test
-    void launcherEventsSubscriber_receivesTheRuntimesEventsAsControlMessages() {
+    void launcherEventsSubscriber_receivesTheRuntimesEventsAsControlMessages_theSaveWithItsCost() throws Exception {
         List<String> sent = new CopyOnWriteArrayList<>();
         Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
         try (InJvmCluster cluster = InJvmCluster.open("job", 1);
@@ -36,10 +41,17 @@ class RuntimeToLauncherTest {
         }
 
         // the save is durable on the writer's thread: before or after the iteration is reported
+        List<String> saved = sent.stream().filter(m -> m.startsWith("{\"type\":\"saved\"")).toList();
         assertThat(sent).startsWith("{\"type\":\"plan\",\"iterations\":1}").endsWith("{\"type\":\"complete\",\"iteration\":1}")
-                .containsExactlyInAnyOrder("{\"type\":\"plan\",\"iterations\":1}", "{\"type\":\"iteration\",\"iteration\":1}",
-                        "{\"type\":\"saved\",\"iteration\":1,\"level\":\"global\"}", "{\"type\":\"phase\",\"name\":\"done\"}",
-                        "{\"type\":\"complete\",\"iteration\":1}");
+                .hasSize(5).containsSubsequence("{\"type\":\"plan\",\"iterations\":1}", "{\"type\":\"iteration\",\"iteration\":1}",
+                        "{\"type\":\"phase\",\"name\":\"done\"}", "{\"type\":\"complete\",\"iteration\":1}");
+        assertThat(saved).hasSize(1);
+        JsonNode save = new ObjectMapper().readTree(saved.get(0));
+        LineInfo line = StoreCatalog.of(Store.directory(dir)).lines("global").get(0);
+        assertThat(save.get("iteration").asLong()).isEqualTo(1);
+        assertThat(save.get("level").asText()).isEqualTo("global");
+        assertThat(save.get("bytes").asLong()).as("the size of %s", line.dataFile()).isEqualTo(line.dataBytes());
+        assertThat(save.get("blocking_s").asDouble()).as("the snapshot's copy").isGreaterThan(0).isLessThan(10);
     }
 
     @Test
