@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.ConfigurationException;
 import io.ironloop.benchmarks.Dispersion;
 import io.ironloop.benchmarks.Medians;
+import io.ironloop.core.Schedule;
 import io.ironloop.launcher.Application;
 import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
@@ -51,6 +52,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class OverheadBench {
     /** Target: the median overhead at most this many percent (and below the RSD without). */
     public static final double TARGET_PCT = 2.0;
+    /** The MTBF of the projection to Young/Daly's interval: one hour, the waLBerla paper's pessimistic case (Section 7.3). */
+    static final double YOUNG_DALY_MTBF_S = 3600;
     /** {@code CHECKPOINTING_GLOBAL_ITERATION} of the runs without checkpoints: never reached. */
     static final long NEVER = 1_000_000_000L;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -287,6 +290,15 @@ public final class OverheadBench {
             figures.put("iteration_ms_with", Medians.median(iterationMillisWith));
             figures.put("capture_ms_per_snapshot", Medians.median(captureMillis));
             figures.put("handshake_wait_ms_per_snapshot", Medians.median(handshakeMillis));
+            // The waLBerla paper's Section 7.3: what the measured cost of a snapshot comes to at Young/Daly's interval
+            // for an MTBF of one hour, its pessimistic case. A projection, not the every-iteration target above.
+            long snapshots = java.util.Arrays.stream(savesWith).max().orElse(0);
+            double cost = snapshots == 0 ? 0 : Math.max(0, loopWithMedian - loopWithoutMedian) / snapshots;
+            double interval = Schedule.youngDalySeconds(cost, YOUNG_DALY_MTBF_S);
+            figures.put("snapshot_cost_s", cost);
+            figures.put("young_daly_mtbf_s", YOUNG_DALY_MTBF_S);
+            figures.put("young_daly_interval_s", interval);
+            figures.put("young_daly_overhead_pct", interval == 0 ? 0.0 : cost / interval * 100);
         }
         figures.put("failed_runs", failedRuns);
         figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);

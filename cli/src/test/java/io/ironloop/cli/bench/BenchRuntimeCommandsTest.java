@@ -1,6 +1,7 @@
 package io.ironloop.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -113,6 +114,11 @@ class BenchRuntimeCommandsTest {
         assertThat(figures.path("iteration_ms_with").asDouble()).as("timed iterations").isPositive();
         assertThat(figures.path("capture_ms_per_snapshot").asDouble()).as("read from rank 0's last line").isPositive();
         assertThat(figures.path("handshake_wait_ms_per_snapshot").isNumber()).as("read from rank 0's last line").isTrue();
+        double cost = figures.path("snapshot_cost_s").asDouble();
+        assertThat(figures.path("young_daly_mtbf_s").asDouble()).isEqualTo(3600);
+        assertThat(figures.path("young_daly_interval_s").asDouble()).as("√(2·C·MTBF)").isCloseTo(Math.sqrt(2 * cost * 3600), within(1e-9));
+        assertThat(figures.path("young_daly_overhead_pct").asDouble()).as("C over the interval")
+                .isCloseTo(cost == 0 ? 0 : cost / Math.sqrt(2 * cost * 3600) * 100, within(1e-9));
         assertThat(isEmpty(dir)).as("the bench cleans its directory").isTrue();
     }
 
