@@ -117,7 +117,12 @@ public final class ErasureLevel implements Level {
     /** The code of a group of {@code n} members (a smaller job than k + m keeps m, or n − 1, parity shares). */
     private ErasureCode code(int n) {
         int parity = Math.min(m, n - 1);
-        return name.equals("xor") ? ErasureCode.xor(n - 1) : ErasureCode.cauchy(n - parity, parity);
+        return code(name, n - parity, parity);
+    }
+
+    /** The code a level named {@code name} ({@code xor} or {@code rs}) uses for k data and m parity shards. */
+    static ErasureCode code(String name, int k, int m) {
+        return name.equals("xor") ? ErasureCode.xor(k) : ErasureCode.cauchy(k, m);
     }
 
     /**
@@ -182,8 +187,9 @@ public final class ErasureLevel implements Level {
             world[i] = peers.worldRank(ranks[i]);
         }
         StripeLayout mine = new StripeLayout(own);
-        long[] lengths = exchangeLengths(peers, ranks, mine.length());
-        Group group = new Group(world, ranks, code(ranks.length), lengths);
+        long[][] ids = new long[ranks.length][];
+        long[] lengths = exchangeLengths(peers, ranks, mine.length(), blockIds(own), ids);
+        Group group = new Group(world, ranks, code(ranks.length), lengths, ids);
         int p = group.position(peers.worldRank(peers.rank()));
         Future<?> sending = sender.submit(() -> {
             sendSegments(peers, group, p, mine);
@@ -191,16 +197,53 @@ public final class ErasureLevel implements Level {
         });
         Stripe stripe = new Stripe(own.iteration(), group, p, own, new ByteBuffer[group.code.parityShards()],
                 new int[group.code.parityShards()]);
+        RuntimeException encodeFailed = null;
         try {
-            chain.proceed();
             encodeShares(peers, stripe);
+            writable = stripe; // before the next levels run: a disk line of this snapshot carries the parity (parityOf)
+        } catch (RuntimeException e) {
+            encodeFailed = e;
+        }
+        try {
+            chain.proceed(); // the next levels write even when the encoding failed: a disk line is this rank's own, without parity
         } catch (IOException | RuntimeException | Error e) {
             PartnerLevel.awaitQuietly(sending);
+            writable = null;
             discard(stripe);
+            if (encodeFailed != null) {
+                e.addSuppressed(encodeFailed);
+            }
             throw e;
         }
+        if (encodeFailed != null) {
+            PartnerLevel.awaitQuietly(sending);
+            discard(stripe);
+            throw encodeFailed;
+        }
         PartnerLevel.await(sending, "the erasure segments");
-        writable = stripe;
+    }
+
+    /**
+     * What this member's disk line of {@code iteration} records of the group's parity, while that snapshot is being
+     * written (after its shares are encoded): the group's geometry and this member's shares. The shares are this
+     * level's buffers: copy them before {@link Chain#proceed()} returns.
+     */
+    public Optional<ParityRecord> parityOf(long iteration) {
+        Stripe s = writable;
+        if (s == null || s.iteration != iteration) {
+            return Optional.empty();
+        }
+        Group g = s.group;
+        ByteBuffer[] views = new ByteBuffer[s.shares.length];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = s.shares[i].asReadOnlyBuffer().clear();
+        }
+        return Optional.of(new ParityRecord(name, iteration, s.position, g.code.dataShards(), g.code.parityShards(), g.segment, g.world,
+                g.lengths, g.ids, s.crcs.clone(), views));
+    }
+
+    private static long[] blockIds(Snapshot s) {
+        return s.images().stream().mapToLong(BlockImage::blockId).toArray();
     }
 
     private static boolean contains(int[] a, int v) {
@@ -212,20 +255,34 @@ public final class ErasureLevel implements Level {
         return false;
     }
 
-    /** Every member's stream length, by position in the group: each sends its own to the others. */
-    private static long[] exchangeLengths(PeerLink peers, int[] ranks, long own) {
+    /**
+     * Every member's stream length and the block ids its stream holds, in stream order, by position in the group: each
+     * sends its own to the others ({@code long length, int count, long id…}).
+     */
+    private static long[] exchangeLengths(PeerLink peers, int[] ranks, long own, long[] ownIds, long[][] ids) {
         long[] lengths = new long[ranks.length];
         for (int r : ranks) {
             if (r != peers.rank()) {
-                peers.send(r, TAG_LENGTH, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, own));
+                ByteBuffer b = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + ownIds.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                b.putLong(own).putInt(ownIds.length);
+                for (long id : ownIds) {
+                    b.putLong(id);
+                }
+                peers.send(r, TAG_LENGTH, b.flip());
             }
         }
         for (int i = 0; i < ranks.length; i++) {
             if (ranks[i] == peers.rank()) {
                 lengths[i] = own;
+                ids[i] = ownIds;
             } else {
                 ByteBuffer b = peers.receive(ranks[i], TAG_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-                lengths[i] = b.getLong(0);
+                int at = b.position();
+                lengths[i] = b.getLong(at);
+                ids[i] = new long[b.getInt(at + Long.BYTES)];
+                for (int j = 0; j < ids[i].length; j++) {
+                    ids[i][j] = b.getLong(at + Long.BYTES + Integer.BYTES + j * Long.BYTES);
+                }
                 peers.recycle(b);
             }
         }
@@ -381,12 +438,7 @@ public final class ErasureLevel implements Level {
             return;
         }
         int rebuilder = alive.get(0);
-        Set<Integer> needed = new TreeSet<>(); // codewords the lost members have data in
-        for (int x : lost) {
-            for (int t = 0; t < code.dataShards(); t++) {
-                needed.add(Math.floorMod(x - code.parityShards() - t, n));
-            }
-        }
+        Set<Integer> needed = StripeDecoder.needed(lost, n, code);
         StripeLayout mine = new StripeLayout(s.own);
         if (s.position != rebuilder) {
             int to = rankOfWorld.get(group.world[rebuilder]);
@@ -395,43 +447,10 @@ public final class ErasureLevel implements Level {
             }
             return;
         }
-        Map<Integer, ByteBuffer> streams = new HashMap<>();
-        for (int x : lost) {
-            streams.put(x, ByteBuffer.allocateDirect(Math.toIntExact(group.lengths[x])));
-        }
-        boolean complete = true;
-        for (int r : needed) {
-            byte[][] shards = new byte[n][];
-            boolean[] present = new boolean[n];
-            for (int q : alive) {
-                int shard = shardOf(q, r, n, code);
-                byte[] symbol = q == s.position ? localSymbol(s, mine, r) : receiveSymbol(survivors,
-                        rankOfWorld.get(group.world[q]), group.segment);
-                if (symbol != null) {
-                    shards[shard] = symbol;
-                    present[shard] = true;
-                }
-            }
-            for (int j = 0; j < n; j++) {
-                if (shards[j] == null) {
-                    shards[j] = new byte[group.segment];
-                }
-            }
-            if (!complete || !code.decode(shards, present, 0, group.segment)) {
-                complete = false;
-                continue;
-            }
-            for (int x : lost) {
-                int t = Math.floorMod(x - code.parityShards() - r, n);
-                if (t < code.dataShards()) {
-                    ByteBuffer stream = streams.get(x);
-                    long from = (long) t * group.segment;
-                    int len = (int) Math.max(0, Math.min(group.segment, stream.capacity() - from));
-                    stream.put((int) from, shards[t], 0, len);
-                }
-            }
-        }
-        if (!complete) {
+        Optional<Map<Integer, ByteBuffer>> streams = StripeDecoder.decode(code, group.segment, group.lengths, lost,
+                (q, r) -> q == s.position ? localSymbol(s, mine, r) : receiveSymbol(survivors, rankOfWorld.get(group.world[q]),
+                        group.segment));
+        if (streams.isEmpty()) {
             LOG.warn("level '{}': group {} has fewer than {} intact symbols of some codeword: the next level restores world ranks {}",
                     name, java.util.Arrays.toString(group.world), code.dataShards(), worldOf(group, lost));
             return;
@@ -440,9 +459,7 @@ public final class ErasureLevel implements Level {
         for (int x : lost) {
             String where = "the " + name + " rebuild of world rank " + group.world[x] + "'s snapshot of iteration " + iteration;
             try {
-                Snapshot snapshot = StripeLayout.parse(streams.get(x), where);
-                snapshot.images().forEach(i -> i.verified(where));
-                out.put(group.world[x], snapshot);
+                out.put(group.world[x], StripeDecoder.verified(streams.get().get(x), where));
             } catch (RuntimeException e) {
                 LOG.warn("level '{}': {} failed ({}): the next level restores it", name, where, e.getMessage());
             }
@@ -455,26 +472,12 @@ public final class ErasureLevel implements Level {
         return positions.stream().map(q -> group.world[q]).toList();
     }
 
-    /** Member q's shard number in codeword r: its data column t (0..k−1) or k + its parity index. */
-    private static int shardOf(int q, int r, int n, ErasureCode code) {
-        int i = Math.floorMod(q - r, n);
-        return i < code.parityShards() ? code.dataShards() + i : i - code.parityShards();
-    }
-
     /** This member's symbol of codeword r: its data segment, or its parity share if intact; null when damaged. */
     private byte[] localSymbol(Stripe s, StripeLayout mine, int r) {
         int n = s.group.size();
-        int shard = shardOf(s.position, r, n, s.group.code);
-        byte[] symbol = new byte[s.group.segment];
+        int shard = StripeDecoder.shardOf(s.position, r, n, s.group.code);
         if (shard < s.group.code.dataShards()) {
-            long from = (long) shard * s.group.segment;
-            int at = 0;
-            for (ByteBuffer piece : mine.pieces(from, Math.min(mine.length(), from + s.group.segment), CHUNK)) {
-                int len = piece.remaining();
-                piece.get(symbol, at, len);
-                at += len;
-            }
-            return symbol;
+            return StripeDecoder.dataSymbol(mine, shard, s.group.segment);
         }
         ByteBuffer share = s.shares[shard - s.group.code.dataShards()];
         int crc = BlockImage.crc(share.duplicate().clear());
@@ -483,6 +486,7 @@ public final class ErasureLevel implements Level {
                     Integer.toHexString(s.crcs[shard - s.group.code.dataShards()]), Integer.toHexString(crc));
             return null;
         }
+        byte[] symbol = new byte[s.group.segment];
         share.get(0, symbol);
         return symbol;
     }
@@ -558,10 +562,12 @@ public final class ErasureLevel implements Level {
         final int[] ranks;
         final ErasureCode code;
         final long[] lengths;
+        final long[][] ids;
         final int segment;
 
-        Group(int[] world, int[] ranks, ErasureCode code, long[] lengths) {
+        Group(int[] world, int[] ranks, ErasureCode code, long[] lengths, long[][] ids) {
             this.world = world;
+            this.ids = ids;
             this.ranks = ranks;
             this.code = code;
             this.lengths = lengths;

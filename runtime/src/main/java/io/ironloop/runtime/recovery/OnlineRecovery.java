@@ -149,39 +149,62 @@ public final class OnlineRecovery {
 
     /**
      * The restart path of a block loop: when the disk holds a complete line (every block and the loop state at
-     * one iteration, under these settings), every rank agrees on the newest one all of them see, restores its
-     * blocks from it and resumes there. Collective.
+     * one iteration, under these settings, or rebuildable from the erasure parity recorded in the lines), every rank
+     * agrees on the newest one all of them see, restores its blocks from it and resumes there; when some rank cannot
+     * restore that line (a damaged line, a rebuild that fails its checks), every rank falls back to the next older one,
+     * and the lines skipped are logged with the reason. Collective.
      *
      * @return the iteration restored, or empty when there is no complete line (the loop starts fresh)
      */
     public <B extends Block> OptionalLong resumeFromDisk(Domain<B> domain) {
         ProcessGroup g = domain.group();
-        OptionalLong line = OptionalLong.empty();
-        int held = 0;
-        if (disk != null) {
+        int world = domain.worldRank();
+        List<String> skipped = new ArrayList<>();
+        long below = Long.MAX_VALUE;
+        while (true) {
+            OptionalLong line = OptionalLong.empty();
+            int held = 0;
+            if (disk != null) {
+                try {
+                    line = disk.newestComplete(domain.layout().blockCount(), below);
+                    held = (int) disk.holdings().keySet().stream().filter(id -> id >= 0).count();
+                } catch (IOException e) {
+                    LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
+                }
+            }
+            long agreed = g.agree(line.orElse(-1));
+            if (agreed < 0) {
+                if (held > 0 && g.rank() == 0) {
+                    // the in-memory copies died with the previous job; the parity in the lines rebuilds up to m lost ranks per group
+                    LOG.warn("{} holds lines of {} of the {} blocks but no {}iteration with all of them and the loop state, nor one whose "
+                            + "missing lines the erasure parity recorded beside the others can rebuild{}: starting fresh. To survive a "
+                            + "lost checkpoint folder, set SHARED_FOLDER or S3_URI, or MEMORY_SCHEME xor or rs (parity in the lines).",
+                            disk.location(), held, domain.layout().blockCount(), skipped.isEmpty() ? "" : "older ",
+                            skipped.isEmpty() ? "" : " (skipped " + skipped + ")");
+                }
+                return OptionalLong.empty();
+            }
+            List<Integer> mine = List.copyOf(domain.blocks().keySet());
+            Map<Long, BlockImage> images = null;
+            String failure = null;
             try {
-                line = disk.newestComplete(domain.layout().blockCount());
-                held = (int) disk.holdings().keySet().stream().filter(id -> id >= 0).count();
-            } catch (IOException e) {
-                LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
+                images = fromDisk(mine, agreed);
+            } catch (DiskLineGone e) {
+                failure = e.getMessage();
+                LOG.warn("world rank {}: {}; every rank falls back to an older line", world, failure);
             }
-        }
-        long agreed = g.agree(line.orElse(-1));
-        if (agreed < 0) {
-            if (held > 0 && g.rank() == 0) {
-                // the in-memory copies and parity died with the previous job: nothing rebuilds a rank whose lines are gone
-                LOG.warn("{} holds lines of {} of the {} blocks but no iteration with all of them and the loop state: starting"
-                        + " fresh. A relaunch resumes only from a complete disk line; the in-memory partner copies and erasure"
-                        + " parity do not outlive the job. To survive a lost checkpoint folder, set SHARED_FOLDER or S3_URI.",
-                        disk.location(), held, domain.layout().blockCount());
+            long failed = g.agree(failure == null ? Long.MAX_VALUE : world); // the lowest world rank that could not restore it
+            if (failed == Long.MAX_VALUE) {
+                startedFresh = false;
+                restoreAll(domain.blocks(), images, agreed);
+                LOG.info("world rank {}: resumed from the disk line of iteration {} in {}{}", world, agreed, disk.location(),
+                        skipped.isEmpty() ? "" : "; skipped " + skipped);
+                return OptionalLong.of(agreed);
             }
-            return OptionalLong.empty();
+            skipped.add("iteration " + agreed + ": world rank " + failed + " could not restore it"
+                    + (failed == world ? " (" + failure + ")" : ""));
+            below = agreed;
         }
-        startedFresh = false;
-        List<Integer> mine = List.copyOf(domain.blocks().keySet());
-        restoreAll(domain.blocks(), fromDisk(mine, agreed), agreed);
-        LOG.info("world rank {}: resumed from the disk line of iteration {} in {}", domain.worldRank(), agreed, disk.location());
-        return OptionalLong.of(agreed);
     }
 
     private record Round<B>(Ownership.Change ownership, Map<Integer, B> blocks, long iteration, RecoverySource source,
