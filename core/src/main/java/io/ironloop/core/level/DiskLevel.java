@@ -228,14 +228,27 @@ public final class DiskLevel implements Level {
          * for each group that lost at least one and at most its parity shares' worth of members' lines.
          */
         Map<Integer, ParityRecord> rebuildable() {
-            Map<Integer, ParityRecord> out = new TreeMap<>();
+            return ParityRecord.rebuildable(parity.values(), ranks.keySet());
+        }
+
+        /** Why this iteration is not restorable: the blocks missing and the groups that lost more lines than their parity covers. */
+        String gap(int blockCount) {
+            Set<Long> restorable = restorable();
+            List<Long> missing = java.util.stream.LongStream.range(-1, blockCount).filter(id -> !restorable.contains(id)).boxed().toList();
+            StringBuilder why = new StringBuilder("blocks ").append(missing.size() <= 8 ? missing : missing.subList(0, 8) + "…")
+                    .append(" are in no line");
+            Set<List<Integer>> seen = new HashSet<>();
             for (ParityRecord group : parity.values()) {
                 List<Integer> lost = group.members().stream().filter(w -> !ranks.containsKey(w)).toList();
-                if (lost.size() <= group.parityShards()) {
-                    lost.forEach(w -> out.put(w, group));
+                if (seen.add(group.members()) && lost.size() > group.parityShards()) {
+                    why.append("; the ").append(group.code()).append(" group ").append(group.members()).append(" lost the lines of world ranks ")
+                            .append(lost).append(", more than its ").append(group.parityShards()).append(" parity share(s) cover");
                 }
             }
-            return out;
+            if (parity.isEmpty()) {
+                why.append(" and no line carries erasure parity");
+            }
+            return why.toString();
         }
 
         /** Every block held by a line or rebuildable from parity. */
@@ -309,6 +322,21 @@ public final class DiskLevel implements Level {
         return OptionalLong.empty();
     }
 
+    /**
+     * For each iteration after {@code since} that has committed lines under these settings but cannot be restored (not
+     * complete, not rebuildable), why: for the log line of a restart that resumed from an older one.
+     */
+    public Map<Long, String> unrestorableAfter(int blockCount, long since) throws IOException {
+        Map<Long, String> out = new TreeMap<>();
+        lines().tailMap(since, false).forEach((it, held) -> {
+            Set<Long> h = held.restorable();
+            if (!h.contains(Snapshot.LOOP_STATE) || h.stream().filter(id -> id >= 0 && id < blockCount).count() != blockCount) {
+                out.put(it, held.gap(blockCount));
+            }
+        });
+        return out;
+    }
+
     @Override
     public Map<Long, Long> holdings() throws IOException {
         Map<Long, Long> h = new HashMap<>();
@@ -327,6 +355,10 @@ public final class DiskLevel implements Level {
 
     /** Entry {@code entry} of {@code line}, every chunk checked; empty when the line has no such entry. */
     private Optional<ByteBuffer> readEntry(LineInfo line, String entry) throws IOException {
+        return readEntry(store, line, entry);
+    }
+
+    static Optional<ByteBuffer> readEntry(Store store, LineInfo line, String entry) throws IOException {
         try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
             CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
             LineIdentity.check(line, reader.manifest());

@@ -1,10 +1,18 @@
 package io.ironloop.core.level;
 
 import io.ironloop.format.CorruptCheckpointException;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -77,6 +85,35 @@ public final class ParityRecord {
     /** The block ids world rank {@code worldRank}'s snapshot held (its loop state is {@link Snapshot#LOOP_STATE}). */
     public long[] blocksOf(int worldRank) {
         return ids[positionOf(worldRank)].clone();
+    }
+
+    /**
+     * The erasure group record of a committed line, every chunk checked; empty when the line carries no parity.
+     *
+     * @throws io.ironloop.format.CorruptCheckpointException if the line or its record is damaged
+     * @throws IOException if the store fails
+     */
+    public static Optional<ParityRecord> read(Store store, LineInfo line) throws IOException {
+        Optional<ByteBuffer> bytes = DiskLevel.readEntry(store, line, GROUP_ENTRY);
+        return bytes.isEmpty() ? Optional.empty() : Optional.of(decode(bytes.get(), line.dataFile()));
+    }
+
+    /**
+     * The ranks whose lines of one iteration are missing and that the parity recorded in the others can rebuild: for
+     * each group that lost at most its parity shares' worth of members' lines, its lost members, with the group.
+     *
+     * @param records the group records of the iteration's lines (any number per group)
+     * @param withLines the world ranks that have a line of the iteration
+     */
+    public static Map<Integer, ParityRecord> rebuildable(Collection<ParityRecord> records, Set<Integer> withLines) {
+        Map<Integer, ParityRecord> out = new TreeMap<>();
+        for (ParityRecord group : records) {
+            List<Integer> lost = group.members().stream().filter(w -> !withLines.contains(w)).toList();
+            if (lost.size() <= group.parityShards()) {
+                lost.forEach(w -> out.put(w, group));
+            }
+        }
+        return out;
     }
 
     int position() {

@@ -173,6 +173,9 @@ public final class OnlineRecovery {
                 }
             }
             long agreed = g.agree(line.orElse(-1));
+            if (g.rank() == 0 && skipped.isEmpty() && held > 0) {
+                skipped.addAll(unrestorable(domain.layout().blockCount(), agreed));
+            }
             if (agreed < 0) {
                 if (held > 0 && g.rank() == 0) {
                     // the in-memory copies died with the previous job; the parity in the lines rebuilds up to m lost ranks per group
@@ -202,8 +205,19 @@ public final class OnlineRecovery {
                 return OptionalLong.of(agreed);
             }
             skipped.add("iteration " + agreed + ": world rank " + failed + " could not restore it"
-                    + (failed == world ? " (" + failure + ")" : ""));
+                    + (failed == world ? " (" + failure + ")" : " (its log says why)"));
             below = agreed;
+        }
+    }
+
+    /** The iterations after {@code agreed} that have lines but cannot be restored, each with why (for rank 0's log line). */
+    private List<String> unrestorable(int blockCount, long agreed) {
+        try {
+            List<String> out = new ArrayList<>();
+            disk.unrestorableAfter(blockCount, agreed).forEach((it, why) -> out.add("iteration " + it + ": " + why));
+            return out;
+        } catch (IOException e) {
+            return List.of();
         }
     }
 
