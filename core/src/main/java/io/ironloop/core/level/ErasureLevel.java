@@ -53,6 +53,7 @@ public final class ErasureLevel implements Level {
     /** Tags: stream lengths, then one tag per codeword of a group for its segments, then rebuild transfers. */
     static final int TAG_LENGTH = PartnerLevel.TAG_BASE + 0x100;
     static final int TAG_REBUILD = PartnerLevel.TAG_BASE + 0x101;
+    static final int TAG_DECODED = PartnerLevel.TAG_BASE + 0x102;
     static final int TAG_SEGMENT = PartnerLevel.TAG_BASE + 0x200;
     /** Segments travel and are encoded in chunks of this many bytes. */
     static final int CHUNK = 1 << 20;
@@ -437,20 +438,39 @@ public final class ErasureLevel implements Level {
                     java.util.Arrays.toString(group.world), lost.size(), code.parityShards());
             return;
         }
-        int rebuilder = alive.get(0);
-        Set<Integer> needed = StripeDecoder.needed(lost, n, code);
+        int holder = alive.get(0);
+        List<Integer> needed = List.copyOf(StripeDecoder.needed(lost, n, code));
         StripeLayout mine = new StripeLayout(s.own);
-        if (s.position != rebuilder) {
-            int to = rankOfWorld.get(group.world[rebuilder]);
-            for (int r : needed) {
-                sendSymbol(survivors, to, s, mine, r);
+        // the decoding is spread: codeword needed[i] is decoded by alive[i mod |alive|], which sends the lost members'
+        // segments of it to the holder; every send runs on the sender thread, so this thread only receives and decodes
+        List<Future<?>> sends = new ArrayList<>();
+        for (int i = 0; i < needed.size(); i++) {
+            int r = needed.get(i);
+            int decoder = alive.get(i % alive.size());
+            if (decoder != s.position) {
+                int to = rankOfWorld.get(group.world[decoder]);
+                sends.add(sender.submit(() -> sendSymbol(survivors, to, s, mine, r)));
             }
+        }
+        Map<Integer, ByteBuffer> streams = s.position == holder ? StripeDecoder.streams(group.lengths, lost) : null;
+        boolean complete;
+        try {
+            complete = decodeMine(survivors, s, mine, needed, alive, lost, holder, rankOfWorld, streams, sends);
+        } catch (RuntimeException | Error e) {
+            sends.forEach(PartnerLevel::awaitQuietly); // a later round's transfers never overlap these
+            throw e;
+        }
+        for (Future<?> f : sends) {
+            try {
+                PartnerLevel.await(f, "the rebuild's transfers");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        if (streams == null) {
             return;
         }
-        Optional<Map<Integer, ByteBuffer>> streams = StripeDecoder.decode(code, group.segment, group.lengths, lost,
-                (q, r) -> q == s.position ? localSymbol(s, mine, r) : receiveSymbol(survivors, rankOfWorld.get(group.world[q]),
-                        group.segment));
-        if (streams.isEmpty()) {
+        if (!complete) {
             LOG.warn("level '{}': group {} has fewer than {} intact symbols of some codeword: the next level restores world ranks {}",
                     name, java.util.Arrays.toString(group.world), code.dataShards(), worldOf(group, lost));
             return;
@@ -459,13 +479,67 @@ public final class ErasureLevel implements Level {
         for (int x : lost) {
             String where = "the " + name + " rebuild of world rank " + group.world[x] + "'s snapshot of iteration " + iteration;
             try {
-                out.put(group.world[x], StripeDecoder.verified(streams.get().get(x), where));
+                out.put(group.world[x], StripeDecoder.verified(streams.get(x), where));
             } catch (RuntimeException e) {
                 LOG.warn("level '{}': {} failed ({}): the next level restores it", name, where, e.getMessage());
             }
         }
         rebuilt = out;
         LOG.info("level '{}': rebuilt the snapshots of world ranks {} at iteration {}", name, out.keySet(), iteration);
+    }
+
+    /**
+     * This survivor's part of a rebuild: decodes the codewords it is the decoder of (keeping the lost members' segments
+     * when it is the holder, else queueing them for the holder on the sender thread) and, on the holder, receives the
+     * segments the other decoders send. Returns whether every lost segment arrived (meaningful on the holder).
+     */
+    private boolean decodeMine(PeerLink survivors, Stripe s, StripeLayout mine, List<Integer> needed, List<Integer> alive,
+            Set<Integer> lost, int holder, Map<Integer, Integer> rankOfWorld, Map<Integer, ByteBuffer> streams, List<Future<?>> sends) {
+        Group group = s.group;
+        int n = group.size();
+        ErasureCode code = group.code;
+        boolean complete = true;
+        for (int i = 0; i < needed.size(); i++) {
+            int r = needed.get(i);
+            if (alive.get(i % alive.size()) != s.position) {
+                continue;
+            }
+            byte[][] shards = StripeDecoder.codeword(code, group.segment, n, alive, r, (q, c) -> q == s.position ? localSymbol(s, mine, c)
+                    : receiveSymbol(survivors, rankOfWorld.get(group.world[q]), group.segment));
+            for (int x : lost) {
+                int t = StripeDecoder.column(x, r, n, code);
+                if (t < 0) {
+                    continue;
+                }
+                byte[] segment = shards == null ? null : shards[t];
+                if (streams != null) {
+                    complete &= segment != null;
+                    if (segment != null) {
+                        StripeDecoder.place(streams.get(x), t, group.segment, segment);
+                    }
+                } else {
+                    int to = rankOfWorld.get(group.world[holder]);
+                    sends.add(sender.submit(() -> sendSegment(survivors, to, segment)));
+                }
+            }
+        }
+        if (streams != null) { // the holder: the segments the others decoded, codeword by codeword
+            for (int i = 0; i < needed.size(); i++) {
+                int r = needed.get(i);
+                int decoder = alive.get(i % alive.size());
+                for (int x : lost) {
+                    int t = StripeDecoder.column(x, r, n, code);
+                    if (decoder != s.position && t >= 0) {
+                        byte[] segment = receiveSymbol(survivors, rankOfWorld.get(group.world[decoder]), group.segment, TAG_DECODED);
+                        complete &= segment != null;
+                        if (segment != null) {
+                            StripeDecoder.place(streams.get(x), t, group.segment, segment);
+                        }
+                    }
+                }
+            }
+        }
+        return complete;
     }
 
     private static List<Integer> worldOf(Group group, Set<Integer> positions) {
@@ -491,19 +565,31 @@ public final class ErasureLevel implements Level {
         return symbol;
     }
 
-    /** Sends this member's symbol of codeword r to the rebuilder: a status (1 intact, 0 not), then its bytes. */
+    /** Sends this member's symbol of codeword r to its decoder: a status (1 intact, 0 not), then its bytes. */
     private void sendSymbol(PeerLink peers, int to, Stripe s, StripeLayout mine, int r) {
-        byte[] symbol = localSymbol(s, mine, r);
-        peers.send(to, TAG_REBUILD, ByteBuffer.wrap(new byte[] {(byte) (symbol == null ? 0 : 1)}));
+        send(peers, to, TAG_REBUILD, localSymbol(s, mine, r));
+    }
+
+    /** Sends a decoded segment of a lost member to the holder (null: its codeword could not be decoded). */
+    private static void sendSegment(PeerLink peers, int to, byte[] segment) {
+        send(peers, to, TAG_DECODED, segment);
+    }
+
+    private static void send(PeerLink peers, int to, int tag, byte[] symbol) {
+        peers.send(to, tag, ByteBuffer.wrap(new byte[] {(byte) (symbol == null ? 0 : 1)}));
         if (symbol != null) {
             for (int off = 0; off < symbol.length; off += CHUNK) {
-                peers.send(to, TAG_REBUILD, ByteBuffer.wrap(symbol, off, Math.min(CHUNK, symbol.length - off)));
+                peers.send(to, tag, ByteBuffer.wrap(symbol, off, Math.min(CHUNK, symbol.length - off)));
             }
         }
     }
 
     private static byte[] receiveSymbol(PeerLink peers, int from, int segment) {
-        ByteBuffer status = peers.receive(from, TAG_REBUILD);
+        return receiveSymbol(peers, from, segment, TAG_REBUILD);
+    }
+
+    private static byte[] receiveSymbol(PeerLink peers, int from, int segment, int tag) {
+        ByteBuffer status = peers.receive(from, tag);
         boolean intact = status.get(status.position()) == 1;
         peers.recycle(status);
         if (!intact) {
@@ -511,7 +597,7 @@ public final class ErasureLevel implements Level {
         }
         byte[] symbol = new byte[segment];
         for (int off = 0; off < segment; off += CHUNK) {
-            receiveInto(peers, from, TAG_REBUILD, symbol, off, Math.min(CHUNK, segment - off));
+            receiveInto(peers, from, tag, symbol, off, Math.min(CHUNK, segment - off));
         }
         return symbol;
     }

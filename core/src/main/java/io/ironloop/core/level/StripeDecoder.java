@@ -76,45 +76,67 @@ final class StripeDecoder {
                 alive.add(q);
             }
         }
+        Map<Integer, ByteBuffer> streams = streams(lengths, lost);
+        boolean complete = true;
+        for (int r : needed(lost, n, code)) {
+            byte[][] shards = codeword(code, segment, n, alive, r, symbols);
+            if (complete && shards != null) {
+                for (int x : lost) {
+                    int t = column(x, r, n, code);
+                    if (t >= 0) {
+                        place(streams.get(x), t, segment, shards[t]);
+                    }
+                }
+            } else {
+                complete = false;
+            }
+        }
+        return complete ? Optional.of(streams) : Optional.empty();
+    }
+
+    /** An empty stream of its recorded length for each lost position. */
+    static Map<Integer, ByteBuffer> streams(long[] lengths, Set<Integer> lost) {
         Map<Integer, ByteBuffer> streams = new HashMap<>();
         for (int x : lost) {
             streams.put(x, ByteBuffer.allocateDirect(Math.toIntExact(lengths[x])));
         }
-        boolean complete = true;
-        for (int r : needed(lost, n, code)) {
-            byte[][] shards = new byte[n][];
-            boolean[] present = new boolean[n];
-            for (int q : alive) {
-                byte[] symbol = symbols.of(q, r);
-                if (symbol != null) {
-                    int shard = shardOf(q, r, n, code);
-                    shards[shard] = symbol;
-                    present[shard] = true;
-                }
-            }
-            if (!complete) {
-                continue;
-            }
-            for (int j = 0; j < n; j++) {
-                if (shards[j] == null) {
-                    shards[j] = new byte[segment];
-                }
-            }
-            if (!code.decode(shards, present, 0, segment)) {
-                complete = false;
-                continue;
-            }
-            for (int x : lost) {
-                int t = Math.floorMod(x - code.parityShards() - r, n);
-                if (t < code.dataShards()) {
-                    ByteBuffer stream = streams.get(x);
-                    long from = (long) t * segment;
-                    int len = (int) Math.max(0, Math.min(segment, stream.capacity() - from));
-                    stream.put((int) from, shards[t], 0, len);
-                }
+        return streams;
+    }
+
+    /**
+     * Codeword {@code r} decoded from the symbols of the members at {@code alive} (asked in ascending order, every one of
+     * them): its shards, data columns 0..k−1 rebuilt, or null when fewer than k are intact.
+     */
+    static byte[][] codeword(ErasureCode code, int segment, int n, List<Integer> alive, int r, Symbols symbols) {
+        byte[][] shards = new byte[n][];
+        boolean[] present = new boolean[n];
+        for (int q : alive) {
+            byte[] symbol = symbols.of(q, r);
+            if (symbol != null) {
+                int shard = shardOf(q, r, n, code);
+                shards[shard] = symbol;
+                present[shard] = true;
             }
         }
-        return complete ? Optional.of(streams) : Optional.empty();
+        for (int j = 0; j < n; j++) {
+            if (shards[j] == null) {
+                shards[j] = new byte[segment];
+            }
+        }
+        return code.decode(shards, present, 0, segment) ? shards : null;
+    }
+
+    /** Member x's data column in codeword r, or -1 when x holds one of r's parity shares. */
+    static int column(int x, int r, int n, ErasureCode code) {
+        int t = Math.floorMod(x - code.parityShards() - r, n);
+        return t < code.dataShards() ? t : -1;
+    }
+
+    /** Puts segment {@code t} (its bytes within the stream's length) into {@code stream}. */
+    static void place(ByteBuffer stream, int t, int segment, byte[] bytes) {
+        long from = (long) t * segment;
+        int len = (int) Math.max(0, Math.min(segment, stream.capacity() - from));
+        stream.put((int) from, bytes, 0, len);
     }
 
     /**
