@@ -36,14 +36,15 @@ import org.slf4j.LoggerFactory;
  * parity holders, which accumulate them chunk by chunk (a reduce-scatter of stripes; no member encodes
  * for another, and no member holds more than a chunk per sender beyond its shares).
  *
- * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while the levels
- * after it proceed and this thread receives and encodes.
+ * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while this thread
+ * receives and encodes; then the levels after it proceed, so that a disk line of the snapshot carries this
+ * member's parity ({@link #parityOf}, {@link ParityRecord}) and a relaunch can rebuild a member's lost lines.
  *
  * <p><b>Recovery.</b> {@link #rebuild} is collective over the survivors: in each group that lost at most m
- * members, the lowest surviving member collects k intact symbols of every codeword the lost members had data
- * in (survivors' segments and CRC32C-checked parity shares; a damaged share is reported and never used),
- * decodes the lost segments, and from then on holds the lost members' snapshots like a partner copy
- * ({@link #holdings}, {@link #read}), until the next commit. A group that lost more than m members, or
+ * members, the codewords the lost members had data in are dealt to the survivors in turn; each decodes its
+ * codewords from k intact symbols (survivors' segments and CRC32C-checked parity shares; a damaged share is
+ * reported and never used) and sends the lost segments to the lowest surviving member, which from then on holds
+ * the lost members' snapshots like a partner copy ({@link #holdings}, {@link #read}), until the next commit. A group that lost more than m members, or
  * whose intact shares are too few, rebuilds nothing: the next level (disk) restores it.
  *
  * <p>Threading: as {@link Level}; the sender thread only reads the snapshot being written.
