@@ -241,7 +241,8 @@ public final class DiskLevel implements Level {
             for (ParityRecord group : parity.values()) {
                 List<Integer> lost = group.members().stream().filter(w -> !ranks.containsKey(w)).toList();
                 if (seen.add(group.members()) && lost.size() > group.parityShards()) {
-                    why.append("; the ").append(group.code()).append(" group ").append(group.members()).append(" lost the lines of world ranks ")
+                    why.append("; the ").append(group.code()).append(" group ").append(group.members())
+                            .append(" lost the lines of world ranks ")
                             .append(lost).append(", more than its ").append(group.parityShards()).append(" parity share(s) cover");
                 }
             }
@@ -363,7 +364,8 @@ public final class DiskLevel implements Level {
             CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
             LineIdentity.check(line, reader.manifest());
             Optional<EntryDescriptor> d = reader.manifest().entry(entry);
-            return d.isEmpty() ? Optional.empty() : Optional.of(EntryStream.readNew(reader, line.dataFile(), d.get())); // chunks CRC32C-checked
+            // every chunk is CRC32C-checked by the reader
+            return d.isEmpty() ? Optional.empty() : Optional.of(EntryStream.readNew(reader, line.dataFile(), d.get()));
         }
     }
 
@@ -407,7 +409,8 @@ public final class DiskLevel implements Level {
             return done.get();
         }
         ParityRecord group = held.parity().values().stream().filter(g -> g.members().stream()
-                .anyMatch(w -> (!held.ranks().containsKey(w) || damaged.contains(w)) && Arrays.stream(g.blocksOf(w)).anyMatch(b -> b == id)))
+                .anyMatch(w -> (!held.ranks().containsKey(w) || damaged.contains(w))
+                        && Arrays.stream(g.blocksOf(w)).anyMatch(b -> b == id)))
                 .findFirst().orElseThrow(() -> new IronloopException(why + ", and no erasure parity beside the other lines covers it"));
         Map<Integer, LineInfo> intact = new HashMap<>(held.ranks());
         damaged.forEach(intact::remove);

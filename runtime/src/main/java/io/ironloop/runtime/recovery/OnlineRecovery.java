@@ -97,6 +97,7 @@ public final class OnlineRecovery {
     public <B extends Block> long recover(Domain<B> domain, long committed, long detectedNanos) {
         Set<Integer> lost = new TreeSet<>();
         int diskRetries = 0;
+        long diskBelow = Long.MAX_VALUE; // a disk line this rank could not read: the next round agrees on an older one
         ProcessGroup current = domain.group();
         Ownership before = domain.ownership();
         boolean memoryDamaged = false;
@@ -116,7 +117,7 @@ public final class OnlineRecovery {
             Round<B> round = null;
             long ok = ROUND_DONE;
             try {
-                round = round(domain, g, before, lost, committed, memoryDamaged);
+                round = round(domain, g, before, lost, committed, memoryDamaged, diskBelow);
             } catch (ProcessFailedException e) {
                 LOG.warn("world rank {}: another failure during recovery ({}); starting another round", g.worldRank(g.rank()),
                         e.getMessage());
@@ -126,6 +127,7 @@ public final class OnlineRecovery {
                         g.worldRank(g.rank()), e.getMessage());
                 ok = MEMORY_DAMAGED;
             } catch (DiskLineGone e) {
+                diskBelow = Math.min(diskBelow, e.iteration);
                 if (++diskRetries > MAX_DISK_RETRIES) {
                     throw new RecoveryFailedException(lost, "cannot recover the loss of world ranks " + lost + ": " + e.getMessage()
                             + " (" + MAX_DISK_RETRIES + " times)");
@@ -226,7 +228,7 @@ public final class OnlineRecovery {
     }
 
     private <B extends Block> Round<B> round(Domain<B> domain, ProcessGroup g, Ownership before, Set<Integer> lost, long committed,
-            boolean memoryDamaged) {
+            boolean memoryDamaged, long diskBelow) {
         long start = System.nanoTime();
         Ownership.Change change = before.afterLoss(lost, balancer);
         Ownership next = change.next();
@@ -265,7 +267,7 @@ public final class OnlineRecovery {
                     : "blocks " + abbreviate(nowhere) + " have no surviving copy in memory (world ranks " + lost
                             + " and every holder of their copies are lost)";
             LOG.warn("world rank {}: {}: rolling back to the newest complete line on disk", world, memoryReason);
-            iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason);
+            iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason, diskBelow);
             images = fromDisk(mine, iteration);
             source = RecoverySource.DISK;
         }
@@ -371,7 +373,7 @@ public final class OnlineRecovery {
         return images;
     }
 
-    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason) {
+    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason, long below) {
         OptionalLong line = OptionalLong.empty();
         String why = "no disk level is configured (DISK_EVERY is never)";
         if (disk != null) {
@@ -380,8 +382,8 @@ public final class OnlineRecovery {
             disk.awaitDurable();
             g.agree(0);
             try {
-                line = disk.newestComplete(blockCount);
-                why = "no complete line in " + disk.location();
+                line = disk.newestComplete(blockCount, below);
+                why = "no complete line in " + disk.location() + (below == Long.MAX_VALUE ? "" : " before iteration " + below);
             } catch (IOException e) {
                 why = "the lines in " + disk.location() + " cannot be read: " + e.getMessage();
             }
@@ -403,15 +405,21 @@ public final class OnlineRecovery {
         try {
             return disk.readAll(ids, iteration);
         } catch (IOException | IronloopException e) {
-            throw new DiskLineGone("the disk line of iteration " + iteration + " in " + disk.location() + " cannot be read here ("
-                    + e.getMessage() + ")", e);
+            throw new DiskLineGone(iteration, "the disk line of iteration " + iteration + " in " + disk.location()
+                    + " cannot be read here (" + e.getMessage() + ")", e);
         }
     }
 
-    /** The agreed disk line cannot be read on this rank (damaged, or gone since it was listed): the round is redone. */
+    /**
+     * The agreed disk line cannot be read on this rank (damaged beyond what parity rebuilds, or gone since it was listed):
+     * the round is redone, this rank proposing only older lines.
+     */
     private static final class DiskLineGone extends IronloopException {
-        DiskLineGone(String message, Throwable cause) {
+        final long iteration;
+
+        DiskLineGone(long iteration, String message, Throwable cause) {
             super(message, cause);
+            this.iteration = iteration;
         }
     }
 
