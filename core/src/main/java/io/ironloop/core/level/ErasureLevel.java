@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -359,7 +358,7 @@ public final class ErasureLevel implements Level {
     }
 
     /** Receives messages from {@code source} until they filled {@code bytes} bytes of {@code into} from {@code at}. */
-    private static void receiveInto(PeerLink peers, int source, int tag, byte[] into, int at, int bytes) {
+    static void receiveInto(PeerLink peers, int source, int tag, byte[] into, int at, int bytes) {
         int filled = 0;
         while (filled < bytes) {
             ByteBuffer b = peers.receive(source, tag);
@@ -402,205 +401,17 @@ public final class ErasureLevel implements Level {
 
     /**
      * Rebuilds the committed snapshots of the lost members of this rank's group from the survivors, when the
-     * group lost at most m members and has k intact symbols of every codeword needed. Collective over the
-     * survivors in {@code survivors}; the rebuilt snapshots are then held by the group's lowest surviving member.
+     * group lost at most m members and has k intact symbols of every codeword needed ({@link ErasureRebuild}).
+     * Collective over the survivors in {@code survivors}; the rebuilt snapshots are then held by the group's lowest
+     * surviving member.
      */
     @Override
     public void rebuild(Set<Integer> lostWorldRanks, long iteration, PeerLink survivors) {
         rebuilt = Map.of();
         Stripe s = committed;
-        if (s == null || s.iteration != iteration) {
-            return;
+        if (s != null && s.iteration == iteration) {
+            rebuilt = new ErasureRebuild(name, s, survivors, sender).rebuild(lostWorldRanks);
         }
-        Group group = s.group;
-        int n = group.size();
-        ErasureCode code = group.code;
-        Map<Integer, Integer> rankOfWorld = new HashMap<>();
-        for (int r = 0; r < survivors.size(); r++) {
-            rankOfWorld.put(survivors.worldRank(r), r);
-        }
-        Set<Integer> lost = new TreeSet<>(); // lost now, or in an earlier recovery since this stripe was written
-        for (int q = 0; q < n; q++) {
-            if (lostWorldRanks.contains(group.world[q]) || !rankOfWorld.containsKey(group.world[q])) {
-                lost.add(q);
-            }
-        }
-        if (lost.isEmpty()) {
-            return;
-        }
-        List<Integer> alive = new ArrayList<>();
-        for (int q = 0; q < n; q++) {
-            if (!lost.contains(q)) {
-                alive.add(q);
-            }
-        }
-        if (lost.size() > code.parityShards()) {
-            LOG.warn("level '{}': group {} lost {} members, more than its {} parity shares cover: the next level restores them", name,
-                    java.util.Arrays.toString(group.world), lost.size(), code.parityShards());
-            return;
-        }
-        int holder = alive.get(0);
-        List<Integer> needed = List.copyOf(StripeDecoder.needed(lost, n, code));
-        StripeLayout mine = new StripeLayout(s.own);
-        // the decoding is spread: codeword needed[i] is decoded by alive[i mod |alive|], which sends the lost members'
-        // segments of it to the holder; every send runs on the sender thread, so this thread only receives and decodes
-        List<Future<?>> sends = new ArrayList<>();
-        for (int i = 0; i < needed.size(); i++) {
-            int r = needed.get(i);
-            int decoder = alive.get(i % alive.size());
-            if (decoder != s.position) {
-                int to = rankOfWorld.get(group.world[decoder]);
-                sends.add(sender.submit(() -> sendSymbol(survivors, to, s, mine, r)));
-            }
-        }
-        Map<Integer, ByteBuffer> streams = s.position == holder ? StripeDecoder.streams(group.lengths, lost) : null;
-        boolean complete;
-        try {
-            complete = decodeMine(survivors, s, mine, needed, alive, lost, holder, rankOfWorld, streams, sends);
-        } catch (RuntimeException | Error e) {
-            sends.forEach(PartnerLevel::awaitQuietly); // a later round's transfers never overlap these
-            throw e;
-        }
-        for (Future<?> f : sends) {
-            try {
-                PartnerLevel.await(f, "the rebuild's transfers");
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-        if (streams == null) {
-            return;
-        }
-        if (!complete) {
-            LOG.warn("level '{}': group {} has fewer than {} intact symbols of some codeword: the next level restores world ranks {}",
-                    name, java.util.Arrays.toString(group.world), code.dataShards(), worldOf(group, lost));
-            return;
-        }
-        Map<Integer, Snapshot> out = new HashMap<>();
-        for (int x : lost) {
-            String where = "the " + name + " rebuild of world rank " + group.world[x] + "'s snapshot of iteration " + iteration;
-            try {
-                out.put(group.world[x], StripeDecoder.verified(streams.get(x), where));
-            } catch (RuntimeException e) {
-                LOG.warn("level '{}': {} failed ({}): the next level restores it", name, where, e.getMessage());
-            }
-        }
-        rebuilt = out;
-        LOG.info("level '{}': rebuilt the snapshots of world ranks {} at iteration {}", name, out.keySet(), iteration);
-    }
-
-    /**
-     * This survivor's part of a rebuild: decodes the codewords it is the decoder of (keeping the lost members' segments
-     * when it is the holder, else queueing them for the holder on the sender thread) and, on the holder, receives the
-     * segments the other decoders send. Returns whether every lost segment arrived (meaningful on the holder).
-     */
-    private boolean decodeMine(PeerLink survivors, Stripe s, StripeLayout mine, List<Integer> needed, List<Integer> alive,
-            Set<Integer> lost, int holder, Map<Integer, Integer> rankOfWorld, Map<Integer, ByteBuffer> streams, List<Future<?>> sends) {
-        Group group = s.group;
-        int n = group.size();
-        ErasureCode code = group.code;
-        boolean complete = true;
-        for (int i = 0; i < needed.size(); i++) {
-            int r = needed.get(i);
-            if (alive.get(i % alive.size()) != s.position) {
-                continue;
-            }
-            byte[][] shards = StripeDecoder.codeword(code, group.segment, n, alive, r, (q, c) -> q == s.position ? localSymbol(s, mine, c)
-                    : receiveSymbol(survivors, rankOfWorld.get(group.world[q]), group.segment));
-            for (int x : lost) {
-                int t = StripeDecoder.column(x, r, n, code);
-                if (t < 0) {
-                    continue;
-                }
-                byte[] segment = shards == null ? null : shards[t];
-                if (streams != null) {
-                    complete &= segment != null;
-                    if (segment != null) {
-                        StripeDecoder.place(streams.get(x), t, group.segment, segment);
-                    }
-                } else {
-                    int to = rankOfWorld.get(group.world[holder]);
-                    sends.add(sender.submit(() -> sendSegment(survivors, to, segment)));
-                }
-            }
-        }
-        if (streams != null) { // the holder: the segments the others decoded, codeword by codeword
-            for (int i = 0; i < needed.size(); i++) {
-                int r = needed.get(i);
-                int decoder = alive.get(i % alive.size());
-                for (int x : lost) {
-                    int t = StripeDecoder.column(x, r, n, code);
-                    if (decoder != s.position && t >= 0) {
-                        byte[] segment = receiveSymbol(survivors, rankOfWorld.get(group.world[decoder]), group.segment, TAG_DECODED);
-                        complete &= segment != null;
-                        if (segment != null) {
-                            StripeDecoder.place(streams.get(x), t, group.segment, segment);
-                        }
-                    }
-                }
-            }
-        }
-        return complete;
-    }
-
-    private static List<Integer> worldOf(Group group, Set<Integer> positions) {
-        return positions.stream().map(q -> group.world[q]).toList();
-    }
-
-    /** This member's symbol of codeword r: its data segment, or its parity share if intact; null when damaged. */
-    private byte[] localSymbol(Stripe s, StripeLayout mine, int r) {
-        int n = s.group.size();
-        int shard = StripeDecoder.shardOf(s.position, r, n, s.group.code);
-        if (shard < s.group.code.dataShards()) {
-            return StripeDecoder.dataSymbol(mine, shard, s.group.segment);
-        }
-        ByteBuffer share = s.shares[shard - s.group.code.dataShards()];
-        int crc = BlockImage.crc(share.duplicate().clear());
-        if (crc != s.crcs[shard - s.group.code.dataShards()]) {
-            LOG.warn("level '{}': this rank's parity share of codeword {} fails its CRC32C (stored {}, computed {}): not used", name, r,
-                    Integer.toHexString(s.crcs[shard - s.group.code.dataShards()]), Integer.toHexString(crc));
-            return null;
-        }
-        byte[] symbol = new byte[s.group.segment];
-        share.get(0, symbol);
-        return symbol;
-    }
-
-    /** Sends this member's symbol of codeword r to its decoder: a status (1 intact, 0 not), then its bytes. */
-    private void sendSymbol(PeerLink peers, int to, Stripe s, StripeLayout mine, int r) {
-        send(peers, to, TAG_REBUILD, localSymbol(s, mine, r));
-    }
-
-    /** Sends a decoded segment of a lost member to the holder (null: its codeword could not be decoded). */
-    private static void sendSegment(PeerLink peers, int to, byte[] segment) {
-        send(peers, to, TAG_DECODED, segment);
-    }
-
-    private static void send(PeerLink peers, int to, int tag, byte[] symbol) {
-        peers.send(to, tag, ByteBuffer.wrap(new byte[] {(byte) (symbol == null ? 0 : 1)}));
-        if (symbol != null) {
-            for (int off = 0; off < symbol.length; off += CHUNK) {
-                peers.send(to, tag, ByteBuffer.wrap(symbol, off, Math.min(CHUNK, symbol.length - off)));
-            }
-        }
-    }
-
-    private static byte[] receiveSymbol(PeerLink peers, int from, int segment) {
-        return receiveSymbol(peers, from, segment, TAG_REBUILD);
-    }
-
-    private static byte[] receiveSymbol(PeerLink peers, int from, int segment, int tag) {
-        ByteBuffer status = peers.receive(from, tag);
-        boolean intact = status.get(status.position()) == 1;
-        peers.recycle(status);
-        if (!intact) {
-            return null;
-        }
-        byte[] symbol = new byte[segment];
-        for (int off = 0; off < segment; off += CHUNK) {
-            receiveInto(peers, from, tag, symbol, off, Math.min(CHUNK, segment - off));
-        }
-        return symbol;
     }
 
     @Override
@@ -644,7 +455,7 @@ public final class ErasureLevel implements Level {
     }
 
     /** One group as seen by a member at one write: members by world rank and current rank, its code, the stream lengths. */
-    private static final class Group {
+    static final class Group {
         final int[] world;
         final int[] ranks;
         final ErasureCode code;
@@ -682,6 +493,6 @@ public final class ErasureLevel implements Level {
     }
 
     /** What this level keeps of one snapshot: its group, this member's own snapshot and its parity shares with their CRC32C. */
-    private record Stripe(long iteration, Group group, int position, Snapshot own, ByteBuffer[] shares, int[] crcs) {
+    record Stripe(long iteration, Group group, int position, Snapshot own, ByteBuffer[] shares, int[] crcs) {
     }
 }
