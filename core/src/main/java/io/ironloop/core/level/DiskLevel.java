@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * of its series ({@code rank-NNNNN}, by world rank) every {@code every}-th write, persisted in the
  * background by a {@link CheckpointEngine} (entries {@code block-<id>} and {@code loop-state}), so the
  * write overlaps the copies to partners and the application's next iterations. A disk line is complete
- * when the lines of one iteration, over every rank's series, hold every block: that is what a rollback
- * restores when the in-memory copies of a lost rank were all lost, and what a relaunched job resumes from.
+ * when the lines of one iteration, over every rank's series, hold every block — or when the erasure parity the
+ * lines carry ({@link ParityRecord}) can rebuild the blocks of the ranks whose lines are missing ({@link LineRebuild}):
+ * that is what a rollback restores when the in-memory copies of a lost rank were all lost, and what a relaunched job
+ * resumes from.
  *
  * <p>A disk failure never fails the in-memory protection: it is logged and the next disk line tries again.
  */
