@@ -247,16 +247,26 @@ public final class S3Store implements Store {
         String key = key(name);
         long partSize = where.partSize();
         int partCount = (int) Math.max(1, (size + partSize - 1) / partSize);
-        long crc = crcOf(in, size);
+        byte[] bytes = new byte[(int) Math.min(partSize, size)]; // one buffer for every part, read once each
+        long crc;
+        if (partCount == 1) { // one part: read once, checksummed from the buffer it is sent from
+            readInto(in, 0, bytes, bytes.length);
+            CRC32C c = new CRC32C();
+            c.update(bytes, 0, bytes.length);
+            crc = c.getValue();
+        } else {
+            crc = crcOf(in, size);
+        }
         try {
             Resumed resumed = resume(key, in, size);
             String uploadId = resumed.uploadId().orElseGet(() -> s3.createMultipartUpload(b -> b.bucket(where.bucket()).key(key)
                     .metadata(Map.of(CRC_METADATA, hex(crc)))).uploadId());
             List<CompletedPart> parts = new ArrayList<>(resumed.parts());
-            byte[] bytes = new byte[(int) Math.min(partSize, size)]; // one buffer for every part, read once each
             for (int n = parts.size() + 1; n <= partCount; n++) {
                 int length = (int) Math.min(partSize, size - (n - 1) * partSize);
-                readInto(in, (n - 1) * partSize, bytes, length);
+                if (partCount > 1) {
+                    readInto(in, (n - 1) * partSize, bytes, length);
+                }
                 int number = n;
                 byte[] digest = md5(bytes, length);
                 String md5 = HexFormat.of().formatHex(digest);
