@@ -7,6 +7,7 @@ import io.ironloop.core.EngineKeys;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.ParityRecord;
 import io.ironloop.core.level.RemoteLevel;
 import io.ironloop.core.level.RemoteLevels;
 import io.ironloop.runtime.blocks.BlockKeys;
@@ -57,17 +58,51 @@ final class RecoveryLines {
                 for (String series : catalog.series()) {
                     committed.addAll(catalog.list(series).lines());
                 }
+                // the block loop restores from the local level only, and rebuilds a rank's lost lines there from the parity in the others'
+                Map<Long, Map<Integer, ParityRecord>> parity = e.getKey().equals(LevelOptions.LOCAL) ? parity(store, committed) : Map.of();
                 LsCommand.completeness(committed).forEach((it, c) -> {
-                    if (c.worldSize() > 0 && c.missing().isEmpty()) {
-                        Line old = byIteration.get(it);
-                        List<String> levels = new ArrayList<>(old == null ? List.of() : old.levels());
-                        levels.add(e.getKey());
-                        byIteration.put(it, new Line(it, c.worldSize(), levels, SURVIVES.getOrDefault(e.getKey(), "?")));
+                    if (c.worldSize() == 0) {
+                        return;
                     }
+                    Map<Integer, ParityRecord> records = parity.getOrDefault(it, Map.of());
+                    String survives = SURVIVES.getOrDefault(e.getKey(), "?");
+                    if (!c.missing().isEmpty()) {
+                        Map<Integer, ParityRecord> rebuildable = ParityRecord.rebuildable(records.values(), c.ranks());
+                        if (!rebuildable.keySet().containsAll(c.missing())) {
+                            return;
+                        }
+                        survives += ", once world ranks " + LsCommand.ranges(c.missing()) + "' missing lines are rebuilt from the "
+                                + rebuildable.get(c.missing().iterator().next()).code() + " parity in their groups' lines (on restart)";
+                    } else if (!records.isEmpty() && records.keySet().containsAll(c.ranks())) {
+                        ParityRecord any = records.values().iterator().next();
+                        survives += "; with " + any.code() + " parity in its lines, also the loss or damage of " + any.parityShards()
+                                + " rank(s)' lines per group of " + any.members().size();
+                    }
+                    Line old = byIteration.get(it);
+                    List<String> levels = new ArrayList<>(old == null ? List.of() : old.levels());
+                    levels.add(e.getKey());
+                    byIteration.put(it, new Line(it, c.worldSize(), levels, old == null ? survives : SURVIVES.getOrDefault(e.getKey(), "?")));
                 });
             }
         }
         return List.copyOf(byIteration.descendingMap().values());
+    }
+
+    /** Per iteration, the erasure group record each rank's line carries (lines without one, or unreadable, are left out). */
+    private static Map<Long, Map<Integer, ParityRecord>> parity(Store store, List<LineInfo> lines) {
+        Map<Long, Map<Integer, ParityRecord>> out = new TreeMap<>();
+        for (LineInfo l : lines) {
+            int rank = StoreCatalog.rankOf(l.series());
+            if (rank < 0) {
+                continue;
+            }
+            try {
+                ParityRecord.read(store, l).ifPresent(r -> out.computeIfAbsent(l.iteration(), it -> new TreeMap<>()).put(rank, r));
+            } catch (IOException | RuntimeException e) {
+                // a damaged line or record: it covers nothing; `ironloop verify` names the damage
+            }
+        }
+        return out;
     }
 
     /** What the in-memory level of a running block loop survives, from MEMORY_SCHEME, ERASURE_K and ERASURE_M. */

@@ -81,9 +81,13 @@ public interface Store extends AutoCloseable {
      *
      * @throws java.nio.file.FileAlreadyExistsException if {@code name} is already published here
      */
+    /** The buffer a copy through {@link #copyFrom} reads into, at most: large enough that a syscall moves many pages. */
+    int COPY_BUFFER = 8 << 20;
+
     default void copyFrom(SeekableByteChannel source, String name) throws IOException {
         try (PendingFile out = create(name)) {
-            ByteBuffer b = ByteBuffer.allocate(1 << 20);
+            // direct: a heap buffer would be copied once more into the JDK's own direct buffer on every write
+            ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(COPY_BUFFER, source.size())));
             source.position(0);
             while (source.read(b) >= 0) {
                 b.flip();

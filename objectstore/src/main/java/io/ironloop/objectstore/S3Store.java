@@ -247,19 +247,34 @@ public final class S3Store implements Store {
         String key = key(name);
         long partSize = where.partSize();
         int partCount = (int) Math.max(1, (size + partSize - 1) / partSize);
-        long crc = crcOf(in, size);
+        byte[] bytes = new byte[(int) Math.min(partSize, size)]; // one buffer for every part, read once each
+        long crc;
+        if (partCount == 1) { // one part: read once, checksummed from the buffer it is sent from
+            readInto(in, 0, bytes, bytes.length);
+            CRC32C c = new CRC32C();
+            c.update(bytes, 0, bytes.length);
+            crc = c.getValue();
+        } else {
+            crc = crcOf(in, size);
+        }
         try {
             Resumed resumed = resume(key, in, size);
             String uploadId = resumed.uploadId().orElseGet(() -> s3.createMultipartUpload(b -> b.bucket(where.bucket()).key(key)
                     .metadata(Map.of(CRC_METADATA, hex(crc)))).uploadId());
             List<CompletedPart> parts = new ArrayList<>(resumed.parts());
             for (int n = parts.size() + 1; n <= partCount; n++) {
-                byte[] bytes = read(in, (n - 1) * partSize, (int) Math.min(partSize, size - (n - 1) * partSize));
+                int length = (int) Math.min(partSize, size - (n - 1) * partSize);
+                if (partCount > 1) {
+                    readInto(in, (n - 1) * partSize, bytes, length);
+                }
                 int number = n;
-                byte[] digest = md5(bytes);
+                byte[] digest = md5(bytes, length);
                 String md5 = HexFormat.of().formatHex(digest);
+                // the SDK reads the part from the buffer itself (RequestBody.fromBytes would copy it first)
+                RequestBody body = RequestBody.fromContentProvider(() -> new java.io.ByteArrayInputStream(bytes, 0, length), length,
+                        "application/octet-stream");
                 String etag = s3.uploadPart(b -> b.bucket(where.bucket()).key(key).uploadId(uploadId).partNumber(number)
-                        .contentMD5(Base64.getEncoder().encodeToString(digest)), RequestBody.fromBytes(bytes)).eTag();
+                        .contentMD5(Base64.getEncoder().encodeToString(digest)), body).eTag();
                 if (!md5.equalsIgnoreCase(unquote(etag))) {
                     throw new CorruptCheckpointException(name, (n - 1) * partSize, "part " + n + " arrived damaged: ETag " + etag
                             + ", MD5 of the bytes sent " + md5);
@@ -310,19 +325,39 @@ public final class S3Store implements Store {
     }
 
     private static byte[] read(SeekableByteChannel in, long offset, int length) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(length);
+        byte[] b = new byte[length];
+        readInto(in, offset, b, length);
+        return b;
+    }
+
+    /** Reads bytes {@code [offset, offset + length)} of {@code in} into the start of {@code into}. */
+    private static void readInto(SeekableByteChannel in, long offset, byte[] into, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(into, 0, length);
         in.position(offset);
         while (b.hasRemaining()) {
             if (in.read(b) < 0) {
                 throw new IOException("the source ended at " + (offset + b.position()) + " while " + (offset + length) + " bytes were expected");
             }
         }
-        return b.array();
     }
 
+    /** Windows a local file's CRC32C is computed over, mapped: no copy out of the page cache. */
+    private static final long CRC_WINDOW = 256L << 20;
+
+    /**
+     * The CRC32C of the first {@code size} bytes of {@code in}, which the object's metadata must carry from the start
+     * of the upload (S3 fixes user metadata at CreateMultipartUpload). A local file is mapped and checksummed in place
+     * (the parts are then read once each, for their upload); another channel is read through a buffer.
+     */
     private static long crcOf(SeekableByteChannel in, long size) throws IOException {
         CRC32C crc = new CRC32C();
-        ByteBuffer b = ByteBuffer.allocate(1 << 20);
+        if (in instanceof FileChannel file) {
+            for (long at = 0; at < size; at += CRC_WINDOW) {
+                crc.update(file.map(FileChannel.MapMode.READ_ONLY, at, Math.min(CRC_WINDOW, size - at)));
+            }
+            return crc.getValue();
+        }
+        ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(Store.COPY_BUFFER, size)));
         in.position(0);
         long left = size;
         while (left > 0) {
@@ -338,8 +373,14 @@ public final class S3Store implements Store {
     }
 
     private static byte[] md5(byte[] bytes) {
+        return md5(bytes, bytes.length);
+    }
+
+    private static byte[] md5(byte[] bytes, int length) {
         try {
-            return MessageDigest.getInstance("MD5").digest(bytes);
+            MessageDigest md5 = MessageDigest.getInstance("MD5");
+            md5.update(bytes, 0, length);
+            return md5.digest();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has MD5", e);
         }

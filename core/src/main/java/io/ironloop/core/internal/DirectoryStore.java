@@ -160,6 +160,30 @@ public final class DirectoryStore implements Store {
     }
 
     /**
+     * {@inheritDoc} Here, from a file: {@link FileChannel#transferTo}, so the kernel copies the bytes from file to file
+     * ({@code sendfile}/{@code copy_file_range} on Linux) without passing them through this process; from any other
+     * channel (a throttled one, an object store's), through a buffer as by default.
+     */
+    @Override
+    public void copyFrom(SeekableByteChannel source, String name) throws IOException {
+        if (!(source instanceof FileChannel in)) {
+            Store.super.copyFrom(source, name);
+            return;
+        }
+        try (PendingFile out = create(name)) {
+            long size = in.size();
+            for (long at = 0; at < size; ) {
+                long n = in.transferTo(at, size - at, out.channel());
+                if (n <= 0) {
+                    throw new IOException("the source of " + name + " ended at byte " + at + " of " + size);
+                }
+                at += n;
+            }
+            out.publish();
+        }
+    }
+
+    /**
      * {@inheritDoc} Here: with {@code O_DIRECT} ({@link UncachedFile}) where the platform and file system have it,
      * else as {@link #create(String)}.
      */

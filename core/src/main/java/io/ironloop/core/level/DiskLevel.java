@@ -13,20 +13,24 @@ import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineIdentity;
 import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Scope;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -37,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * of its series ({@code rank-NNNNN}, by world rank) every {@code every}-th write, persisted in the
  * background by a {@link CheckpointEngine} (entries {@code block-<id>} and {@code loop-state}), so the
  * write overlaps the copies to partners and the application's next iterations. A disk line is complete
- * when the lines of one iteration, over every rank's series, hold every block: that is what a rollback
- * restores when the in-memory copies of a lost rank were all lost, and what a relaunched job resumes from.
+ * when the lines of one iteration, over every rank's series, hold every block — or when the erasure parity the
+ * lines carry ({@link ParityRecord}) can rebuild the blocks of the ranks whose lines are missing ({@link LineRebuild}):
+ * that is what a rollback restores when the in-memory copies of a lost rank were all lost, and what a relaunched job
+ * resumes from.
  *
  * <p>A disk failure never fails the in-memory protection: it is logged and the next disk line tries again.
  */
@@ -53,6 +59,9 @@ public final class DiskLevel implements Level {
     private final int every;
     private final Map<Long, BlockImage> current = new HashMap<>();
     private final Set<Long> registered = new HashSet<>();
+    private final Function<Long, Optional<ParityRecord>> parity;
+    private ParityRecord currentParity;
+    private boolean parityRegistered;
     private long writes;
 
     /**
@@ -63,6 +72,18 @@ public final class DiskLevel implements Level {
      * @param listener told when a disk line is durable (on the background writer's thread)
      */
     public DiskLevel(Store store, EngineConfig config, byte[] settings, int every, io.ironloop.core.EngineListener listener) {
+        this(store, config, settings, every, listener, iteration -> Optional.empty());
+    }
+
+    /**
+     * A disk level whose lines also carry this rank's erasure parity, so a relaunch rebuilds a member whose lines are
+     * missing or damaged from the others' ({@link ParityRecord}).
+     *
+     * @param parity the parity of the snapshot of an iteration being written ({@link ErasureLevel#parityOf}), or empty
+     */
+    public DiskLevel(Store store, EngineConfig config, byte[] settings, int every, io.ironloop.core.EngineListener listener,
+            Function<Long, Optional<ParityRecord>> parity) {
+        this.parity = Objects.requireNonNull(parity, "parity");
         if (every < 1) {
             throw new IllegalArgumentException("the disk level's interval must be at least 1 snapshot, not " + every);
         }
@@ -113,6 +134,17 @@ public final class DiskLevel implements Level {
                 engine.protect(entryName(id), Scope.LOCAL, new ImageEntity(id));
             }
         }
+        currentParity = parity.apply(s.iteration()).orElse(null);
+        if ((currentParity != null) != parityRegistered) { // a line claims parity exactly when it carries it
+            parityRegistered = currentParity != null;
+            if (parityRegistered) {
+                engine.protect(ParityRecord.GROUP_ENTRY, Scope.LOCAL, new ParityEntity(false));
+                engine.protect(ParityRecord.SHARES_ENTRY, Scope.LOCAL, new ParityEntity(true));
+            } else {
+                engine.unprotect(ParityRecord.GROUP_ENTRY);
+                engine.unprotect(ParityRecord.SHARES_ENTRY);
+            }
+        }
         try {
             engine.checkpoint(s.iteration()); // copies the images into its staging before it returns
         } catch (CheckpointFailedException e) {
@@ -120,6 +152,32 @@ public final class DiskLevel implements Level {
                     e.getMessage());
         } finally {
             current.clear(); // the images are not this level's to keep: their buffers are reused once replaced
+            currentParity = null;
+        }
+    }
+
+    /** Writes the parity of the snapshot being written: the group record, or the shares one after the other. */
+    private final class ParityEntity implements Snapshotable {
+        private final boolean shares;
+
+        ParityEntity(boolean shares) {
+            this.shares = shares;
+        }
+
+        @Override
+        public void save(StateSink sink) {
+            if (shares) {
+                for (ByteBuffer share : currentParity.shares()) {
+                    sink.putBytes(share);
+                }
+            } else {
+                sink.putBytes(ByteBuffer.wrap(currentParity.encode()));
+            }
+        }
+
+        @Override
+        public void restore(StateSource source) {
+            throw new UnsupportedOperationException("parity is read by the rebuild on relaunch");
         }
     }
 
@@ -161,13 +219,57 @@ public final class DiskLevel implements Level {
         }
     }
 
-    /** For every iteration with committed lines under these settings, the block ids they hold over all ranks. */
-    private TreeMap<Long, Map<Long, LineInfo>> lines() throws IOException {
+    /** One iteration's committed lines under these settings: which line holds each block, each rank's line and parity. */
+    private record Held(Map<Long, LineInfo> blocks, Map<Integer, LineInfo> ranks, Map<Integer, ParityRecord> parity) {
+        Held() {
+            this(new HashMap<>(), new HashMap<>(), new HashMap<>());
+        }
+
+        /**
+         * The blocks of the ranks whose lines are missing that the parity of their groups can rebuild: by world rank,
+         * for each group that lost at least one and at most its parity shares' worth of members' lines.
+         */
+        Map<Integer, ParityRecord> rebuildable() {
+            return ParityRecord.rebuildable(parity.values(), ranks.keySet());
+        }
+
+        /** Why this iteration is not restorable: the blocks missing and the groups that lost more lines than their parity covers. */
+        String gap(int blockCount) {
+            Set<Long> restorable = restorable();
+            List<Long> missing = java.util.stream.LongStream.range(-1, blockCount).filter(id -> !restorable.contains(id)).boxed().toList();
+            StringBuilder why = new StringBuilder("blocks ").append(missing.size() <= 8 ? missing : missing.subList(0, 8) + "…")
+                    .append(" are in no line");
+            Set<List<Integer>> seen = new HashSet<>();
+            for (ParityRecord group : parity.values()) {
+                List<Integer> lost = group.members().stream().filter(w -> !ranks.containsKey(w)).toList();
+                if (seen.add(group.members()) && lost.size() > group.parityShards()) {
+                    why.append("; the ").append(group.code()).append(" group ").append(group.members())
+                            .append(" lost the lines of world ranks ")
+                            .append(lost).append(", more than its ").append(group.parityShards()).append(" parity share(s) cover");
+                }
+            }
+            if (parity.isEmpty()) {
+                why.append(" and no line carries erasure parity");
+            }
+            return why.toString();
+        }
+
+        /** Every block held by a line or rebuildable from parity. */
+        Set<Long> restorable() {
+            Set<Long> all = new HashSet<>(blocks.keySet());
+            rebuildable().forEach((w, group) -> Arrays.stream(group.blocksOf(w)).forEach(all::add));
+            return all;
+        }
+    }
+
+    /** For every iteration with committed lines under these settings, what they hold over all ranks. */
+    private TreeMap<Long, Held> lines() throws IOException {
         String fingerprint = engine.settingsFingerprint();
         StoreCatalog catalog = StoreCatalog.of(store);
-        TreeMap<Long, Map<Long, LineInfo>> byIteration = new TreeMap<>();
+        TreeMap<Long, Held> byIteration = new TreeMap<>();
         for (String series : catalog.series()) {
-            if (StoreCatalog.rankOf(series) < 0) {
+            int rank = StoreCatalog.rankOf(series);
+            if (rank < 0) {
                 continue;
             }
             for (LineInfo line : catalog.lines(series)) {
@@ -177,10 +279,21 @@ public final class DiskLevel implements Level {
                 try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
                     CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
                     LineIdentity.check(line, reader.manifest());
+                    Held held = byIteration.computeIfAbsent(line.iteration(), k -> new Held());
+                    held.ranks().put(rank, line);
                     for (EntryDescriptor d : reader.manifest().entries()) {
                         OptionalLong id = blockOf(d.name());
                         if (id.isPresent()) {
-                            byIteration.computeIfAbsent(line.iteration(), k -> new HashMap<>()).putIfAbsent(id.getAsLong(), line);
+                            held.blocks().putIfAbsent(id.getAsLong(), line);
+                        }
+                    }
+                    Optional<EntryDescriptor> group = reader.manifest().entry(ParityRecord.GROUP_ENTRY);
+                    if (group.isPresent()) {
+                        try {
+                            held.parity().put(rank, ParityRecord.decode(EntryStream.readNew(reader, line.dataFile(), group.get()),
+                                    line.dataFile()));
+                        } catch (RuntimeException e) {
+                            LOG.warn("the erasure parity of disk line {} cannot be read, not used: {}", line.dataFile(), e.getMessage());
                         }
                     }
                 } catch (IOException | RuntimeException e) {
@@ -193,56 +306,130 @@ public final class DiskLevel implements Level {
 
     /**
      * The newest iteration whose committed lines, over every rank's series, hold every block {@code 0 …
-     * blockCount-1} (and the loop state) under the current settings.
+     * blockCount-1} (and the loop state) under the current settings, or can rebuild the missing ones from the parity
+     * recorded beside them.
      */
     public OptionalLong newestComplete(int blockCount) throws IOException {
-        TreeMap<Long, Map<Long, LineInfo>> all = lines();
-        for (Long it : all.descendingKeySet()) {
-            Map<Long, LineInfo> held = all.get(it);
-            if (held.containsKey(Snapshot.LOOP_STATE) && held.keySet().stream().filter(id -> id >= 0 && id < blockCount).count()
-                    == blockCount) {
+        return newestComplete(blockCount, Long.MAX_VALUE);
+    }
+
+    /** {@link #newestComplete(int)} among the iterations before {@code below}. */
+    public OptionalLong newestComplete(int blockCount, long below) throws IOException {
+        TreeMap<Long, Held> all = lines();
+        for (Long it : all.headMap(below, false).descendingKeySet()) {
+            Set<Long> held = all.get(it).restorable();
+            if (held.contains(Snapshot.LOOP_STATE) && held.stream().filter(id -> id >= 0 && id < blockCount).count() == blockCount) {
                 return OptionalLong.of(it);
             }
         }
         return OptionalLong.empty();
     }
 
+    /**
+     * For each iteration after {@code since} that has committed lines under these settings but cannot be restored (not
+     * complete, not rebuildable), why: for the log line of a restart that resumed from an older one.
+     */
+    public Map<Long, String> unrestorableAfter(int blockCount, long since) throws IOException {
+        Map<Long, String> out = new TreeMap<>();
+        lines().tailMap(since, false).forEach((it, held) -> {
+            Set<Long> h = held.restorable();
+            if (!h.contains(Snapshot.LOOP_STATE) || h.stream().filter(id -> id >= 0 && id < blockCount).count() != blockCount) {
+                out.put(it, held.gap(blockCount));
+            }
+        });
+        return out;
+    }
+
     @Override
     public Map<Long, Long> holdings() throws IOException {
         Map<Long, Long> h = new HashMap<>();
-        lines().forEach((it, held) -> held.keySet().forEach(id -> h.merge(id, it, Math::max)));
+        lines().forEach((it, held) -> held.restorable().forEach(id -> h.merge(id, it, Math::max)));
         return h;
     }
 
     @Override
     public Optional<BlockImage> read(long blockId, long iteration) throws IOException {
-        Map<Long, LineInfo> held = lines().get(iteration);
-        LineInfo line = held == null ? null : held.get(blockId);
-        return line == null ? Optional.empty() : Optional.of(readFrom(line, blockId));
+        Held held = lines().get(iteration);
+        if (held == null || !held.restorable().contains(blockId)) {
+            return Optional.empty();
+        }
+        return Optional.of(readAll(held, List.of(blockId), iteration).get(blockId));
     }
 
-    private BlockImage readFrom(LineInfo line, long blockId) throws IOException {
+    /** Entry {@code entry} of {@code line}, every chunk checked; empty when the line has no such entry. */
+    private Optional<ByteBuffer> readEntry(LineInfo line, String entry) throws IOException {
+        return readEntry(store, line, entry);
+    }
+
+    static Optional<ByteBuffer> readEntry(Store store, LineInfo line, String entry) throws IOException {
         try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
             CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
             LineIdentity.check(line, reader.manifest());
-            EntryDescriptor d = reader.manifest().entry(entryName(blockId)).orElseThrow(
-                    () -> new IronloopException(line.dataFile() + " lost its entry " + entryName(blockId)));
-            return BlockImage.of(blockId, EntryStream.readNew(reader, line.dataFile(), d)); // every chunk was CRC32C-checked by the reader
+            Optional<EntryDescriptor> d = reader.manifest().entry(entry);
+            // every chunk is CRC32C-checked by the reader
+            return d.isEmpty() ? Optional.empty() : Optional.of(EntryStream.readNew(reader, line.dataFile(), d.get()));
         }
     }
 
-    /** Reads the images of {@code blocks} at {@code iteration}, listing the lines once. */
+    /**
+     * Reads the images of {@code blocks} at {@code iteration}, listing the lines once. A block whose line is missing
+     * or damaged is rebuilt, when the line's group can, from the other members' lines and parity (logged).
+     *
+     * @throws IronloopException naming the block and why, when neither its line nor a rebuild gives it
+     */
     public Map<Long, BlockImage> readAll(Collection<Long> blocks, long iteration) throws IOException {
-        Map<Long, LineInfo> held = lines().getOrDefault(iteration, Map.of());
+        return readAll(lines().getOrDefault(iteration, new Held()), blocks, iteration);
+    }
+
+    private Map<Long, BlockImage> readAll(Held held, Collection<Long> blocks, long iteration) throws IOException {
         Map<Long, BlockImage> out = new HashMap<>();
+        Set<Integer> damaged = new HashSet<>();
+        Map<Integer, Snapshot> rebuilt = new HashMap<>();
         for (Long id : blocks) {
-            LineInfo line = held.get(id);
-            if (line == null) {
-                throw new IronloopException("no disk line at iteration " + iteration + " holds block " + id + " in " + store.location());
+            LineInfo line = held.blocks().get(id);
+            String why = "no disk line at iteration " + iteration + " holds block " + id + " in " + store.location();
+            if (line != null) {
+                try {
+                    out.put(id, BlockImage.of(id, readEntry(line, entryName(id)).orElseThrow(
+                            () -> new IronloopException(line.dataFile() + " lost its entry " + entryName(id)))));
+                    continue;
+                } catch (CorruptCheckpointException e) {
+                    why = "disk line " + line.dataFile() + " in " + store.location() + " is damaged: " + e.getMessage();
+                    damaged.add(StoreCatalog.rankOf(line.series()));
+                }
             }
-            out.put(id, readFrom(line, id));
+            BlockImage image = rebuiltImage(held, id, damaged, rebuilt, why);
+            out.put(id, image);
         }
         return out;
+    }
+
+    /** Block {@code id} from the rebuilt snapshot of the rank whose line held it; rebuilds that rank's snapshot first. */
+    private BlockImage rebuiltImage(Held held, long id, Set<Integer> damaged, Map<Integer, Snapshot> rebuilt, String why) {
+        Optional<BlockImage> done = imageIn(rebuilt, id);
+        if (done.isPresent()) {
+            return done.get();
+        }
+        ParityRecord group = held.parity().values().stream().filter(g -> g.members().stream()
+                .anyMatch(w -> (!held.ranks().containsKey(w) || damaged.contains(w))
+                        && Arrays.stream(g.blocksOf(w)).anyMatch(b -> b == id)))
+                .findFirst().orElseThrow(() -> new IronloopException(why + ", and no erasure parity beside the other lines covers it"));
+        Map<Integer, LineInfo> intact = new HashMap<>(held.ranks());
+        damaged.forEach(intact::remove);
+        Map<Integer, Snapshot> out;
+        try {
+            out = new LineRebuild(group, intact, this::readEntry, store.location()).rebuild(damaged);
+        } catch (IronloopException e) {
+            throw new IronloopException(why + "; " + e.getMessage(), e);
+        }
+        LOG.warn("{}: rebuilt world ranks {}' line(s) of iteration {} from the {} parity of group {} (the other members' lines)", why,
+                out.keySet(), group.iteration(), group.code(), group.members());
+        rebuilt.putAll(out);
+        return imageIn(rebuilt, id).orElseThrow(() -> new IronloopException(why + ", and the rebuilt lines do not hold it"));
+    }
+
+    private static Optional<BlockImage> imageIn(Map<Integer, Snapshot> snapshots, long id) {
+        return snapshots.values().stream().flatMap(s -> s.images().stream()).filter(i -> i.blockId() == id).findFirst();
     }
 
     @Override

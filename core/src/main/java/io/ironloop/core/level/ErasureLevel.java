@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -36,14 +35,15 @@ import org.slf4j.LoggerFactory;
  * parity holders, which accumulate them chunk by chunk (a reduce-scatter of stripes; no member encodes
  * for another, and no member holds more than a chunk per sender beyond its shares).
  *
- * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while the levels
- * after it proceed and this thread receives and encodes.
+ * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while this thread
+ * receives and encodes; then the levels after it proceed, so that a disk line of the snapshot carries this
+ * member's parity ({@link #parityOf}, {@link ParityRecord}) and a relaunch can rebuild a member's lost lines.
  *
  * <p><b>Recovery.</b> {@link #rebuild} is collective over the survivors: in each group that lost at most m
- * members, the lowest surviving member collects k intact symbols of every codeword the lost members had data
- * in (survivors' segments and CRC32C-checked parity shares; a damaged share is reported and never used),
- * decodes the lost segments, and from then on holds the lost members' snapshots like a partner copy
- * ({@link #holdings}, {@link #read}), until the next commit. A group that lost more than m members, or
+ * members, the codewords the lost members had data in are dealt to the survivors in turn; each decodes its
+ * codewords from k intact symbols (survivors' segments and CRC32C-checked parity shares; a damaged share is
+ * reported and never used) and sends the lost segments to the lowest surviving member, which from then on holds
+ * the lost members' snapshots like a partner copy ({@link #holdings}, {@link #read}), until the next commit. A group that lost more than m members, or
  * whose intact shares are too few, rebuilds nothing: the next level (disk) restores it.
  *
  * <p>Threading: as {@link Level}; the sender thread only reads the snapshot being written.
@@ -53,6 +53,7 @@ public final class ErasureLevel implements Level {
     /** Tags: stream lengths, then one tag per codeword of a group for its segments, then rebuild transfers. */
     static final int TAG_LENGTH = PartnerLevel.TAG_BASE + 0x100;
     static final int TAG_REBUILD = PartnerLevel.TAG_BASE + 0x101;
+    static final int TAG_DECODED = PartnerLevel.TAG_BASE + 0x102;
     static final int TAG_SEGMENT = PartnerLevel.TAG_BASE + 0x200;
     /** Segments travel and are encoded in chunks of this many bytes. */
     static final int CHUNK = 1 << 20;
@@ -117,7 +118,12 @@ public final class ErasureLevel implements Level {
     /** The code of a group of {@code n} members (a smaller job than k + m keeps m, or n − 1, parity shares). */
     private ErasureCode code(int n) {
         int parity = Math.min(m, n - 1);
-        return name.equals("xor") ? ErasureCode.xor(n - 1) : ErasureCode.cauchy(n - parity, parity);
+        return code(name, n - parity, parity);
+    }
+
+    /** The code a level named {@code name} ({@code xor} or {@code rs}) uses for k data and m parity shards. */
+    static ErasureCode code(String name, int k, int m) {
+        return name.equals("xor") ? ErasureCode.xor(k) : ErasureCode.cauchy(k, m);
     }
 
     /**
@@ -182,8 +188,9 @@ public final class ErasureLevel implements Level {
             world[i] = peers.worldRank(ranks[i]);
         }
         StripeLayout mine = new StripeLayout(own);
-        long[] lengths = exchangeLengths(peers, ranks, mine.length());
-        Group group = new Group(world, ranks, code(ranks.length), lengths);
+        long[][] ids = new long[ranks.length][];
+        long[] lengths = exchangeLengths(peers, ranks, mine.length(), blockIds(own), ids);
+        Group group = new Group(world, ranks, code(ranks.length), lengths, ids);
         int p = group.position(peers.worldRank(peers.rank()));
         Future<?> sending = sender.submit(() -> {
             sendSegments(peers, group, p, mine);
@@ -191,16 +198,53 @@ public final class ErasureLevel implements Level {
         });
         Stripe stripe = new Stripe(own.iteration(), group, p, own, new ByteBuffer[group.code.parityShards()],
                 new int[group.code.parityShards()]);
+        RuntimeException encodeFailed = null;
         try {
-            chain.proceed();
             encodeShares(peers, stripe);
+            writable = stripe; // before the next levels run: a disk line of this snapshot carries the parity (parityOf)
+        } catch (RuntimeException e) {
+            encodeFailed = e;
+        }
+        try {
+            chain.proceed(); // the next levels write even when the encoding failed: a disk line is this rank's own, without parity
         } catch (IOException | RuntimeException | Error e) {
             PartnerLevel.awaitQuietly(sending);
+            writable = null;
             discard(stripe);
+            if (encodeFailed != null) {
+                e.addSuppressed(encodeFailed);
+            }
             throw e;
         }
+        if (encodeFailed != null) {
+            PartnerLevel.awaitQuietly(sending);
+            discard(stripe);
+            throw encodeFailed;
+        }
         PartnerLevel.await(sending, "the erasure segments");
-        writable = stripe;
+    }
+
+    /**
+     * What this member's disk line of {@code iteration} records of the group's parity, while that snapshot is being
+     * written (after its shares are encoded): the group's geometry and this member's shares. The shares are this
+     * level's buffers: copy them before {@link Chain#proceed()} returns.
+     */
+    public Optional<ParityRecord> parityOf(long iteration) {
+        Stripe s = writable;
+        if (s == null || s.iteration != iteration) {
+            return Optional.empty();
+        }
+        Group g = s.group;
+        ByteBuffer[] views = new ByteBuffer[s.shares.length];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = s.shares[i].asReadOnlyBuffer().clear();
+        }
+        return Optional.of(new ParityRecord(name, iteration, s.position, g.code.dataShards(), g.code.parityShards(), g.segment, g.world,
+                g.lengths, g.ids, s.crcs.clone(), views));
+    }
+
+    private static long[] blockIds(Snapshot s) {
+        return s.images().stream().mapToLong(BlockImage::blockId).toArray();
     }
 
     private static boolean contains(int[] a, int v) {
@@ -212,20 +256,34 @@ public final class ErasureLevel implements Level {
         return false;
     }
 
-    /** Every member's stream length, by position in the group: each sends its own to the others. */
-    private static long[] exchangeLengths(PeerLink peers, int[] ranks, long own) {
+    /**
+     * Every member's stream length and the block ids its stream holds, in stream order, by position in the group: each
+     * sends its own to the others ({@code long length, int count, long id…}).
+     */
+    private static long[] exchangeLengths(PeerLink peers, int[] ranks, long own, long[] ownIds, long[][] ids) {
         long[] lengths = new long[ranks.length];
         for (int r : ranks) {
             if (r != peers.rank()) {
-                peers.send(r, TAG_LENGTH, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, own));
+                ByteBuffer b = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + ownIds.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                b.putLong(own).putInt(ownIds.length);
+                for (long id : ownIds) {
+                    b.putLong(id);
+                }
+                peers.send(r, TAG_LENGTH, b.flip());
             }
         }
         for (int i = 0; i < ranks.length; i++) {
             if (ranks[i] == peers.rank()) {
                 lengths[i] = own;
+                ids[i] = ownIds;
             } else {
                 ByteBuffer b = peers.receive(ranks[i], TAG_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-                lengths[i] = b.getLong(0);
+                int at = b.position();
+                lengths[i] = b.getLong(at);
+                ids[i] = new long[b.getInt(at + Long.BYTES)];
+                for (int j = 0; j < ids[i].length; j++) {
+                    ids[i][j] = b.getLong(at + Long.BYTES + Integer.BYTES + j * Long.BYTES);
+                }
                 peers.recycle(b);
             }
         }
@@ -300,7 +358,7 @@ public final class ErasureLevel implements Level {
     }
 
     /** Receives messages from {@code source} until they filled {@code bytes} bytes of {@code into} from {@code at}. */
-    private static void receiveInto(PeerLink peers, int source, int tag, byte[] into, int at, int bytes) {
+    static void receiveInto(PeerLink peers, int source, int tag, byte[] into, int at, int bytes) {
         int filled = 0;
         while (filled < bytes) {
             ByteBuffer b = peers.receive(source, tag);
@@ -343,173 +401,17 @@ public final class ErasureLevel implements Level {
 
     /**
      * Rebuilds the committed snapshots of the lost members of this rank's group from the survivors, when the
-     * group lost at most m members and has k intact symbols of every codeword needed. Collective over the
-     * survivors in {@code survivors}; the rebuilt snapshots are then held by the group's lowest surviving member.
+     * group lost at most m members and has k intact symbols of every codeword needed ({@link ErasureRebuild}).
+     * Collective over the survivors in {@code survivors}; the rebuilt snapshots are then held by the group's lowest
+     * surviving member.
      */
     @Override
     public void rebuild(Set<Integer> lostWorldRanks, long iteration, PeerLink survivors) {
         rebuilt = Map.of();
         Stripe s = committed;
-        if (s == null || s.iteration != iteration) {
-            return;
+        if (s != null && s.iteration == iteration) {
+            rebuilt = new ErasureRebuild(name, s, survivors, sender).rebuild(lostWorldRanks);
         }
-        Group group = s.group;
-        int n = group.size();
-        ErasureCode code = group.code;
-        Map<Integer, Integer> rankOfWorld = new HashMap<>();
-        for (int r = 0; r < survivors.size(); r++) {
-            rankOfWorld.put(survivors.worldRank(r), r);
-        }
-        Set<Integer> lost = new TreeSet<>(); // lost now, or in an earlier recovery since this stripe was written
-        for (int q = 0; q < n; q++) {
-            if (lostWorldRanks.contains(group.world[q]) || !rankOfWorld.containsKey(group.world[q])) {
-                lost.add(q);
-            }
-        }
-        if (lost.isEmpty()) {
-            return;
-        }
-        List<Integer> alive = new ArrayList<>();
-        for (int q = 0; q < n; q++) {
-            if (!lost.contains(q)) {
-                alive.add(q);
-            }
-        }
-        if (lost.size() > code.parityShards()) {
-            LOG.warn("level '{}': group {} lost {} members, more than its {} parity shares cover: the next level restores them", name,
-                    java.util.Arrays.toString(group.world), lost.size(), code.parityShards());
-            return;
-        }
-        int rebuilder = alive.get(0);
-        Set<Integer> needed = new TreeSet<>(); // codewords the lost members have data in
-        for (int x : lost) {
-            for (int t = 0; t < code.dataShards(); t++) {
-                needed.add(Math.floorMod(x - code.parityShards() - t, n));
-            }
-        }
-        StripeLayout mine = new StripeLayout(s.own);
-        if (s.position != rebuilder) {
-            int to = rankOfWorld.get(group.world[rebuilder]);
-            for (int r : needed) {
-                sendSymbol(survivors, to, s, mine, r);
-            }
-            return;
-        }
-        Map<Integer, ByteBuffer> streams = new HashMap<>();
-        for (int x : lost) {
-            streams.put(x, ByteBuffer.allocateDirect(Math.toIntExact(group.lengths[x])));
-        }
-        boolean complete = true;
-        for (int r : needed) {
-            byte[][] shards = new byte[n][];
-            boolean[] present = new boolean[n];
-            for (int q : alive) {
-                int shard = shardOf(q, r, n, code);
-                byte[] symbol = q == s.position ? localSymbol(s, mine, r) : receiveSymbol(survivors,
-                        rankOfWorld.get(group.world[q]), group.segment);
-                if (symbol != null) {
-                    shards[shard] = symbol;
-                    present[shard] = true;
-                }
-            }
-            for (int j = 0; j < n; j++) {
-                if (shards[j] == null) {
-                    shards[j] = new byte[group.segment];
-                }
-            }
-            if (!complete || !code.decode(shards, present, 0, group.segment)) {
-                complete = false;
-                continue;
-            }
-            for (int x : lost) {
-                int t = Math.floorMod(x - code.parityShards() - r, n);
-                if (t < code.dataShards()) {
-                    ByteBuffer stream = streams.get(x);
-                    long from = (long) t * group.segment;
-                    int len = (int) Math.max(0, Math.min(group.segment, stream.capacity() - from));
-                    stream.put((int) from, shards[t], 0, len);
-                }
-            }
-        }
-        if (!complete) {
-            LOG.warn("level '{}': group {} has fewer than {} intact symbols of some codeword: the next level restores world ranks {}",
-                    name, java.util.Arrays.toString(group.world), code.dataShards(), worldOf(group, lost));
-            return;
-        }
-        Map<Integer, Snapshot> out = new HashMap<>();
-        for (int x : lost) {
-            String where = "the " + name + " rebuild of world rank " + group.world[x] + "'s snapshot of iteration " + iteration;
-            try {
-                Snapshot snapshot = StripeLayout.parse(streams.get(x), where);
-                snapshot.images().forEach(i -> i.verified(where));
-                out.put(group.world[x], snapshot);
-            } catch (RuntimeException e) {
-                LOG.warn("level '{}': {} failed ({}): the next level restores it", name, where, e.getMessage());
-            }
-        }
-        rebuilt = out;
-        LOG.info("level '{}': rebuilt the snapshots of world ranks {} at iteration {}", name, out.keySet(), iteration);
-    }
-
-    private static List<Integer> worldOf(Group group, Set<Integer> positions) {
-        return positions.stream().map(q -> group.world[q]).toList();
-    }
-
-    /** Member q's shard number in codeword r: its data column t (0..k−1) or k + its parity index. */
-    private static int shardOf(int q, int r, int n, ErasureCode code) {
-        int i = Math.floorMod(q - r, n);
-        return i < code.parityShards() ? code.dataShards() + i : i - code.parityShards();
-    }
-
-    /** This member's symbol of codeword r: its data segment, or its parity share if intact; null when damaged. */
-    private byte[] localSymbol(Stripe s, StripeLayout mine, int r) {
-        int n = s.group.size();
-        int shard = shardOf(s.position, r, n, s.group.code);
-        byte[] symbol = new byte[s.group.segment];
-        if (shard < s.group.code.dataShards()) {
-            long from = (long) shard * s.group.segment;
-            int at = 0;
-            for (ByteBuffer piece : mine.pieces(from, Math.min(mine.length(), from + s.group.segment), CHUNK)) {
-                int len = piece.remaining();
-                piece.get(symbol, at, len);
-                at += len;
-            }
-            return symbol;
-        }
-        ByteBuffer share = s.shares[shard - s.group.code.dataShards()];
-        int crc = BlockImage.crc(share.duplicate().clear());
-        if (crc != s.crcs[shard - s.group.code.dataShards()]) {
-            LOG.warn("level '{}': this rank's parity share of codeword {} fails its CRC32C (stored {}, computed {}): not used", name, r,
-                    Integer.toHexString(s.crcs[shard - s.group.code.dataShards()]), Integer.toHexString(crc));
-            return null;
-        }
-        share.get(0, symbol);
-        return symbol;
-    }
-
-    /** Sends this member's symbol of codeword r to the rebuilder: a status (1 intact, 0 not), then its bytes. */
-    private void sendSymbol(PeerLink peers, int to, Stripe s, StripeLayout mine, int r) {
-        byte[] symbol = localSymbol(s, mine, r);
-        peers.send(to, TAG_REBUILD, ByteBuffer.wrap(new byte[] {(byte) (symbol == null ? 0 : 1)}));
-        if (symbol != null) {
-            for (int off = 0; off < symbol.length; off += CHUNK) {
-                peers.send(to, TAG_REBUILD, ByteBuffer.wrap(symbol, off, Math.min(CHUNK, symbol.length - off)));
-            }
-        }
-    }
-
-    private static byte[] receiveSymbol(PeerLink peers, int from, int segment) {
-        ByteBuffer status = peers.receive(from, TAG_REBUILD);
-        boolean intact = status.get(status.position()) == 1;
-        peers.recycle(status);
-        if (!intact) {
-            return null;
-        }
-        byte[] symbol = new byte[segment];
-        for (int off = 0; off < segment; off += CHUNK) {
-            receiveInto(peers, from, TAG_REBUILD, symbol, off, Math.min(CHUNK, segment - off));
-        }
-        return symbol;
     }
 
     @Override
@@ -553,15 +455,17 @@ public final class ErasureLevel implements Level {
     }
 
     /** One group as seen by a member at one write: members by world rank and current rank, its code, the stream lengths. */
-    private static final class Group {
+    static final class Group {
         final int[] world;
         final int[] ranks;
         final ErasureCode code;
         final long[] lengths;
+        final long[][] ids;
         final int segment;
 
-        Group(int[] world, int[] ranks, ErasureCode code, long[] lengths) {
+        Group(int[] world, int[] ranks, ErasureCode code, long[] lengths, long[][] ids) {
             this.world = world;
+            this.ids = ids;
             this.ranks = ranks;
             this.code = code;
             this.lengths = lengths;
@@ -589,6 +493,6 @@ public final class ErasureLevel implements Level {
     }
 
     /** What this level keeps of one snapshot: its group, this member's own snapshot and its parity shares with their CRC32C. */
-    private record Stripe(long iteration, Group group, int position, Snapshot own, ByteBuffer[] shares, int[] crcs) {
+    record Stripe(long iteration, Group group, int position, Snapshot own, ByteBuffer[] shares, int[] crcs) {
     }
 }

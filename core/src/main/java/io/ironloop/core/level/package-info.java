@@ -1,6 +1,7 @@
 /**
- * Storage levels: where snapshots live (this process's memory, partner processes' memory, the local disk;
- * later erasure-coded groups), written through a {@link io.ironloop.core.level.LevelChain} nearest first and
+ * Storage levels: where snapshots live (this process's memory, partner processes' memory, erasure-coded groups'
+ * parity, the local disk — whose lines also carry the parity, {@link io.ironloop.core.level.ParityRecord}),
+ * written through a {@link io.ironloop.core.level.LevelChain} nearest first and
  * restored nearest first with fallback; and the remote levels that keep copies of whole committed lines (a
  * shared directory, an object store: {@link io.ironloop.core.level.RemoteLevel}), written in the background by
  * a {@link io.ironloop.core.level.LineReplicator} and brought back level by level by

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.StoreCatalog;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -34,6 +38,12 @@ class ErasureLevelTest {
     /** Every rank writes and commits its snapshot through its own level. */
     private static List<ErasureLevel> writeAll(Wires wires, Function<Supplier<PeerLink>, ErasureLevel> make, int blocks, int bytesEach)
             throws Exception {
+        return writeAll(wires, make, blocks, bytesEach, new HashMap<>());
+    }
+
+    /** As above; {@code lines} receives what each rank's disk line would hold: its images and its parity entries. */
+    private static List<ErasureLevel> writeAll(Wires wires, Function<Supplier<PeerLink>, ErasureLevel> make, int blocks, int bytesEach,
+            Map<Integer, Map<String, ByteBuffer>> lines) throws Exception {
         List<ErasureLevel> levels = new ArrayList<>();
         for (int r = 0; r < wires.size; r++) {
             PeerLink link = wires.link(r);
@@ -45,8 +55,10 @@ class ErasureLevelTest {
             for (int r = 0; r < wires.size; r++) {
                 ErasureLevel level = levels.get(r);
                 Snapshot s = snapshotOf(r, blocks, bytesEach);
+                Map<String, ByteBuffer> line = new HashMap<>();
+                lines.put(r, line);
                 done.add(pool.submit(() -> {
-                    new LevelChain(List.of(level)).write(s);
+                    new LevelChain(List.of(level, new LineCapture(level, line))).write(s);
                     return null;
                 }));
             }
@@ -98,6 +110,126 @@ class ErasureLevelTest {
             n += lost.contains(r) ? 0 : levels.get(r).holdings().size();
         }
         return n;
+    }
+
+    /** Stands for the disk level after an erasure level: keeps what a disk line of the snapshot would hold. */
+    private record LineCapture(ErasureLevel erasure, Map<String, ByteBuffer> line) implements Level {
+        @Override
+        public void write(Chain chain) {
+            Snapshot s = chain.snapshot();
+            s.images().forEach(i -> line.put(DiskLevel.entryName(i.blockId()), copy(i.bytes())));
+            erasure.parityOf(s.iteration()).ifPresent(p -> { // absent when the encoding failed
+                line.put(ParityRecord.GROUP_ENTRY, ByteBuffer.wrap(p.encode()));
+                ByteBuffer shares = ByteBuffer.allocate(Arrays.stream(p.shares()).mapToInt(ByteBuffer::remaining).sum());
+                Arrays.stream(p.shares()).forEach(b -> shares.put(b.duplicate()));
+                line.put(ParityRecord.SHARES_ENTRY, shares.flip());
+            });
+            try {
+                chain.proceed();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static ByteBuffer copy(ByteBuffer b) {
+            return ByteBuffer.allocate(b.remaining()).put(b.duplicate()).flip();
+        }
+
+        @Override
+        public String name() {
+            return "capture";
+        }
+
+        @Override
+        public void commit(long iteration) {
+        }
+
+        @Override
+        public void abort(long iteration) {
+        }
+
+        @Override
+        public Map<Long, Long> holdings() {
+            return Map.of();
+        }
+
+        @Override
+        public java.util.Optional<BlockImage> read(long blockId, long iteration) {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public double copiesInMemory() {
+            return 0;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static LineInfo lineInfo(int rank) {
+        return new LineInfo(StoreCatalog.rankSeries(rank), 1, ITERATION, StoreCatalog.rankSeries(rank) + "/line-000000000001.ilc", 0,
+                "f", true, Set.of(), "job", rank, 4, java.time.Instant.EPOCH);
+    }
+
+    /** A relaunch's rebuild from the lines of the members in {@code survivors}, with what {@link #writeAll} captured. */
+    private static LineRebuild relaunchRebuild(Map<Integer, Map<String, ByteBuffer>> lines, int... survivors) {
+        Map<Integer, LineInfo> present = new HashMap<>();
+        for (int r : survivors) {
+            present.put(r, lineInfo(r));
+        }
+        ParityRecord group = ParityRecord.decode(lines.get(survivors[0]).get(ParityRecord.GROUP_ENTRY), "test");
+        return new LineRebuild(group, present, (line, entry) -> java.util.Optional.ofNullable(lines.get(line.rank()).get(entry))
+                .map(ByteBuffer::duplicate), "memory");
+    }
+
+    @Test
+    void relaunch_rs_mMembersLinesGone_rebuiltFromTheOthersLines_aDamagedShareNeverUsed() throws Exception {
+        // RS(2, 2) over one group {0, 1, 2, 3}: ranks 0 and 2 lose their lines; 1 and 3 keep theirs, with parity
+        Map<Integer, Map<String, ByteBuffer>> lines = new HashMap<>();
+        writeAll(new Wires(4, b -> b), l -> ErasureLevel.reedSolomon(l, 2, 2), 3, 70_000, lines).forEach(ErasureLevel::close);
+        Map<Integer, Snapshot> rebuilt = relaunchRebuild(lines, 1, 3).rebuild(Set.of());
+        assertThat(rebuilt.keySet()).containsExactlyInAnyOrder(0, 2);
+        for (int r : List.of(0, 2)) {
+            assertThat(rebuilt.get(r).images()).containsExactlyElementsOf(snapshotOf(r, 3, 70_000).images());
+        }
+        // a line listed as damaged counts as lost: three of four is more than the code covers
+        assertThatThrownBy(() -> relaunchRebuild(lines, 1, 3).rebuild(Set.of(1))).hasMessageContaining("more than its 2 parity");
+
+        // one of rank 3's shares damaged after it was encoded: its CRC32C refuses it, and two losses leave no other
+        ByteBuffer shares = lines.get(3).get(ParityRecord.SHARES_ENTRY);
+        shares.put(100, (byte) (shares.get(100) ^ 0x10));
+        assertThatThrownBy(() -> relaunchRebuild(lines, 1, 3).rebuild(Set.of())).hasMessageContaining("fewer than 2 intact symbols")
+                .hasMessageContaining("world rank 3's parity share").hasMessageContaining("fails its CRC32C");
+        // with one loss, the damaged share is not needed: the other symbols rebuild rank 0
+        Map<Integer, Snapshot> one = relaunchRebuild(lines, 1, 2, 3).rebuild(Set.of());
+        assertThat(one.get(0).images()).containsExactlyElementsOf(snapshotOf(0, 3, 70_000).images());
+    }
+
+    @Test
+    void parityRecord_roundTrips_andRefusesEveryDamagedOrTruncatedForm() throws Exception {
+        Map<Integer, Map<String, ByteBuffer>> lines = new HashMap<>();
+        writeAll(new Wires(3, b -> b), l -> ErasureLevel.xor(l, 2), 2, 500, lines).forEach(ErasureLevel::close);
+        ByteBuffer bytes = lines.get(1).get(ParityRecord.GROUP_ENTRY);
+        ParityRecord r = ParityRecord.decode(bytes, "test");
+        assertThat(r.code()).isEqualTo("xor");
+        assertThat(r.members()).containsExactly(0, 1, 2);
+        assertThat(r.parityShards()).isEqualTo(1);
+        assertThat(r.blocksOf(2)).containsExactly(200, 201);
+        assertThat(r.encode()).isEqualTo(bytes.array());
+        byte[] good = bytes.array();
+        for (int i = 0; i < good.length; i++) {
+            byte[] bad = good.clone();
+            bad[i] ^= (byte) (1 << (i % 8));
+            assertThatThrownBy(() -> ParityRecord.decode(ByteBuffer.wrap(bad), "f")).as("byte %d flipped", i)
+                    .isInstanceOf(io.ironloop.format.CorruptCheckpointException.class);
+        }
+        for (int len = 0; len < good.length; len++) {
+            int n = len;
+            assertThatThrownBy(() -> ParityRecord.decode(ByteBuffer.wrap(good, 0, n), "f")).as("%d bytes", n)
+                    .isInstanceOf(io.ironloop.format.CorruptCheckpointException.class);
+        }
     }
 
     @Test

@@ -69,6 +69,55 @@ class RemoteLevelTest {
     }
 
     @Test
+    void copyFrom_aFileByTransferAndAnyChannelThroughTheBuffer_publishIdenticalBytes() throws Exception {
+        byte[] bytes = new byte[Store.COPY_BUFFER * 2 + 12_345]; // crosses the copy buffer twice
+        new Random(3).nextBytes(bytes);
+        Path source = Files.write(dir.resolve("source"), bytes);
+        try (Store to = Store.directory(dir.resolve("copies"))) {
+            try (FileChannel file = FileChannel.open(source)) {
+                to.copyFrom(file, SERIES + "/by-transfer"); // FileChannel.transferTo: the kernel copies
+            }
+            try (FileChannel file = FileChannel.open(source)) {
+                to.copyFrom(new java.nio.channels.SeekableByteChannel() { // not a FileChannel: through the copy buffer
+                    public int read(ByteBuffer dst) throws IOException {
+                        return file.read(dst);
+                    }
+
+                    public int write(ByteBuffer src) {
+                        throw new java.nio.channels.NonWritableChannelException();
+                    }
+
+                    public long position() throws IOException {
+                        return file.position();
+                    }
+
+                    public java.nio.channels.SeekableByteChannel position(long p) throws IOException {
+                        file.position(p);
+                        return this;
+                    }
+
+                    public long size() throws IOException {
+                        return file.size();
+                    }
+
+                    public java.nio.channels.SeekableByteChannel truncate(long size) {
+                        throw new java.nio.channels.NonWritableChannelException();
+                    }
+
+                    public boolean isOpen() {
+                        return file.isOpen();
+                    }
+
+                    public void close() {
+                    }
+                }, SERIES + "/buffered");
+            }
+        }
+        assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("by-transfer"))).isEqualTo(bytes);
+        assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("buffered"))).isEqualTo(bytes);
+    }
+
+    @Test
     void replicator_linesCommittedLocally_areCommittedOnEveryLevelWithItsOwnRetention() throws Exception {
         Store local = Store.directory(dir.resolve("local"));
         List<String> copied = new ArrayList<>();

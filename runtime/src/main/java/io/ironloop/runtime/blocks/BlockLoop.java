@@ -165,13 +165,17 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             SelfMemoryLevel self = new SelfMemoryLevel(images);
             levels.add(self);
             List<Level> memoryLevels = new ArrayList<>(levels);
+            Level others = null;
             if (group.size() > 1) {
-                Level others = othersLevel(() -> new GroupPeers(domain.group(), hosts), b.placement);
+                others = othersLevel(() -> new GroupPeers(domain.group(), hosts), b.placement);
                 levels.add(others);
                 memoryLevels.add(others);
             }
             Schedule diskEvery = parameters.get(BlockKeys.DISK_EVERY);
-            this.disk = diskEvery instanceof Schedule.Never ? null : openDisk(group, b.settings);
+            // an erasure-coded level's parity goes into each disk line too, so that a relaunch rebuilds a rank's lost lines
+            java.util.function.Function<Long, java.util.Optional<io.ironloop.core.level.ParityRecord>> parity =
+                    others instanceof ErasureLevel erasure ? erasure::parityOf : it -> java.util.Optional.empty();
+            this.disk = diskEvery instanceof Schedule.Never ? null : openDisk(group, b.settings, parity);
             this.scheduledDisk = disk == null ? null : new ScheduledLevel(disk, new Cadence(disk.name(), diskEvery));
             if (disk != null) {
                 levels.add(scheduledDisk);
@@ -221,7 +225,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
     }
 
-    private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings) {
+    private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings,
+            java.util.function.Function<Long, java.util.Optional<io.ironloop.core.level.ParityRecord>> parity) {
         Path folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
         int world = group.worldRank(group.rank());
         EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
@@ -236,7 +241,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             }
         };
         // every snapshot offered is written: the ScheduledLevel around it decides which are offered
-        return new DiskLevel(Store.directory(folder), config, canonical(settings), 1, durable);
+        return new DiskLevel(Store.directory(folder), config, canonical(settings), 1, durable, parity);
     }
 
     /**

@@ -97,6 +97,7 @@ public final class OnlineRecovery {
     public <B extends Block> long recover(Domain<B> domain, long committed, long detectedNanos) {
         Set<Integer> lost = new TreeSet<>();
         int diskRetries = 0;
+        long diskBelow = Long.MAX_VALUE; // a disk line this rank could not read: the next round agrees on an older one
         ProcessGroup current = domain.group();
         Ownership before = domain.ownership();
         boolean memoryDamaged = false;
@@ -116,7 +117,7 @@ public final class OnlineRecovery {
             Round<B> round = null;
             long ok = ROUND_DONE;
             try {
-                round = round(domain, g, before, lost, committed, memoryDamaged);
+                round = round(domain, g, before, lost, committed, memoryDamaged, diskBelow);
             } catch (ProcessFailedException e) {
                 LOG.warn("world rank {}: another failure during recovery ({}); starting another round", g.worldRank(g.rank()),
                         e.getMessage());
@@ -126,6 +127,7 @@ public final class OnlineRecovery {
                         g.worldRank(g.rank()), e.getMessage());
                 ok = MEMORY_DAMAGED;
             } catch (DiskLineGone e) {
+                diskBelow = Math.min(diskBelow, e.iteration);
                 if (++diskRetries > MAX_DISK_RETRIES) {
                     throw new RecoveryFailedException(lost, "cannot recover the loss of world ranks " + lost + ": " + e.getMessage()
                             + " (" + MAX_DISK_RETRIES + " times)");
@@ -149,39 +151,76 @@ public final class OnlineRecovery {
 
     /**
      * The restart path of a block loop: when the disk holds a complete line (every block and the loop state at
-     * one iteration, under these settings), every rank agrees on the newest one all of them see, restores its
-     * blocks from it and resumes there. Collective.
+     * one iteration, under these settings, or rebuildable from the erasure parity recorded in the lines), every rank
+     * agrees on the newest one all of them see, restores its blocks from it and resumes there; when some rank cannot
+     * restore that line (a damaged line, a rebuild that fails its checks), every rank falls back to the next older one,
+     * and the lines skipped are logged with the reason. Collective.
      *
      * @return the iteration restored, or empty when there is no complete line (the loop starts fresh)
      */
     public <B extends Block> OptionalLong resumeFromDisk(Domain<B> domain) {
         ProcessGroup g = domain.group();
-        OptionalLong line = OptionalLong.empty();
-        int held = 0;
-        if (disk != null) {
+        int world = domain.worldRank();
+        List<String> skipped = new ArrayList<>();
+        long below = Long.MAX_VALUE;
+        while (true) {
+            OptionalLong line = OptionalLong.empty();
+            int held = 0;
+            if (disk != null) {
+                try {
+                    line = disk.newestComplete(domain.layout().blockCount(), below);
+                    held = (int) disk.holdings().keySet().stream().filter(id -> id >= 0).count();
+                } catch (IOException e) {
+                    LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
+                }
+            }
+            long agreed = g.agree(line.orElse(-1));
+            if (g.rank() == 0 && skipped.isEmpty() && held > 0) {
+                skipped.addAll(unrestorable(domain.layout().blockCount(), agreed));
+            }
+            if (agreed < 0) {
+                if (held > 0 && g.rank() == 0) {
+                    // the in-memory copies died with the previous job; the parity in the lines rebuilds up to m lost ranks per group
+                    LOG.warn("{} holds lines of {} of the {} blocks but no {}iteration with all of them and the loop state, nor one whose "
+                            + "missing lines the erasure parity recorded beside the others can rebuild{}: starting fresh. To survive a "
+                            + "lost checkpoint folder, set SHARED_FOLDER or S3_URI, or MEMORY_SCHEME xor or rs (parity in the lines).",
+                            disk.location(), held, domain.layout().blockCount(), skipped.isEmpty() ? "" : "older ",
+                            skipped.isEmpty() ? "" : " (skipped " + skipped + ")");
+                }
+                return OptionalLong.empty();
+            }
+            List<Integer> mine = List.copyOf(domain.blocks().keySet());
+            Map<Long, BlockImage> images = null;
+            String failure = null;
             try {
-                line = disk.newestComplete(domain.layout().blockCount());
-                held = (int) disk.holdings().keySet().stream().filter(id -> id >= 0).count();
-            } catch (IOException e) {
-                LOG.warn("the disk lines in {} cannot be listed ({}); starting fresh", disk.location(), e.getMessage());
+                images = fromDisk(mine, agreed);
+            } catch (DiskLineGone e) {
+                failure = e.getMessage();
+                LOG.warn("world rank {}: {}; every rank falls back to an older line", world, failure);
             }
-        }
-        long agreed = g.agree(line.orElse(-1));
-        if (agreed < 0) {
-            if (held > 0 && g.rank() == 0) {
-                // the in-memory copies and parity died with the previous job: nothing rebuilds a rank whose lines are gone
-                LOG.warn("{} holds lines of {} of the {} blocks but no iteration with all of them and the loop state: starting"
-                        + " fresh. A relaunch resumes only from a complete disk line; the in-memory partner copies and erasure"
-                        + " parity do not outlive the job. To survive a lost checkpoint folder, set SHARED_FOLDER or S3_URI.",
-                        disk.location(), held, domain.layout().blockCount());
+            long failed = g.agree(failure == null ? Long.MAX_VALUE : world); // the lowest world rank that could not restore it
+            if (failed == Long.MAX_VALUE) {
+                startedFresh = false;
+                restoreAll(domain.blocks(), images, agreed);
+                LOG.info("world rank {}: resumed from the disk line of iteration {} in {}{}", world, agreed, disk.location(),
+                        skipped.isEmpty() ? "" : "; skipped " + skipped);
+                return OptionalLong.of(agreed);
             }
-            return OptionalLong.empty();
+            skipped.add("iteration " + agreed + ": world rank " + failed + " could not restore it"
+                    + (failed == world ? " (" + failure + ")" : " (its log says why)"));
+            below = agreed;
         }
-        startedFresh = false;
-        List<Integer> mine = List.copyOf(domain.blocks().keySet());
-        restoreAll(domain.blocks(), fromDisk(mine, agreed), agreed);
-        LOG.info("world rank {}: resumed from the disk line of iteration {} in {}", domain.worldRank(), agreed, disk.location());
-        return OptionalLong.of(agreed);
+    }
+
+    /** The iterations after {@code agreed} that have lines but cannot be restored, each with why (for rank 0's log line). */
+    private List<String> unrestorable(int blockCount, long agreed) {
+        try {
+            List<String> out = new ArrayList<>();
+            disk.unrestorableAfter(blockCount, agreed).forEach((it, why) -> out.add("iteration " + it + ": " + why));
+            return out;
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     private record Round<B>(Ownership.Change ownership, Map<Integer, B> blocks, long iteration, RecoverySource source,
@@ -189,7 +228,7 @@ public final class OnlineRecovery {
     }
 
     private <B extends Block> Round<B> round(Domain<B> domain, ProcessGroup g, Ownership before, Set<Integer> lost, long committed,
-            boolean memoryDamaged) {
+            boolean memoryDamaged, long diskBelow) {
         long start = System.nanoTime();
         Ownership.Change change = before.afterLoss(lost, balancer);
         Ownership next = change.next();
@@ -228,7 +267,7 @@ public final class OnlineRecovery {
                     : "blocks " + abbreviate(nowhere) + " have no surviving copy in memory (world ranks " + lost
                             + " and every holder of their copies are lost)";
             LOG.warn("world rank {}: {}: rolling back to the newest complete line on disk", world, memoryReason);
-            iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason);
+            iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason, diskBelow);
             images = fromDisk(mine, iteration);
             source = RecoverySource.DISK;
         }
@@ -334,7 +373,7 @@ public final class OnlineRecovery {
         return images;
     }
 
-    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason) {
+    private long agreeOnDiskLine(ProcessGroup g, int blockCount, Set<Integer> lost, String memoryReason, long below) {
         OptionalLong line = OptionalLong.empty();
         String why = "no disk level is configured (DISK_EVERY is never)";
         if (disk != null) {
@@ -343,8 +382,8 @@ public final class OnlineRecovery {
             disk.awaitDurable();
             g.agree(0);
             try {
-                line = disk.newestComplete(blockCount);
-                why = "no complete line in " + disk.location();
+                line = disk.newestComplete(blockCount, below);
+                why = "no complete line in " + disk.location() + (below == Long.MAX_VALUE ? "" : " before iteration " + below);
             } catch (IOException e) {
                 why = "the lines in " + disk.location() + " cannot be read: " + e.getMessage();
             }
@@ -366,15 +405,21 @@ public final class OnlineRecovery {
         try {
             return disk.readAll(ids, iteration);
         } catch (IOException | IronloopException e) {
-            throw new DiskLineGone("the disk line of iteration " + iteration + " in " + disk.location() + " cannot be read here ("
-                    + e.getMessage() + ")", e);
+            throw new DiskLineGone(iteration, "the disk line of iteration " + iteration + " in " + disk.location()
+                    + " cannot be read here (" + e.getMessage() + ")", e);
         }
     }
 
-    /** The agreed disk line cannot be read on this rank (damaged, or gone since it was listed): the round is redone. */
+    /**
+     * The agreed disk line cannot be read on this rank (damaged beyond what parity rebuilds, or gone since it was listed):
+     * the round is redone, this rank proposing only older lines.
+     */
     private static final class DiskLineGone extends IronloopException {
-        DiskLineGone(String message, Throwable cause) {
+        final long iteration;
+
+        DiskLineGone(long iteration, String message, Throwable cause) {
             super(message, cause);
+            this.iteration = iteration;
         }
     }
 

@@ -5,6 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
 import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.ParityRecord;
+import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.ChunkDescriptor;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -74,30 +83,87 @@ class ErasureRecoveryInJvmTest {
     }
 
     @Test
-    void relaunch_aRanksDiskLinesGone_startsFreshBecauseParityLivesOnlyInMemory() throws Exception {
-        // a first job of 10 iterations with XOR parity in memory leaves its disk lines (the last at iteration 10) in each folder
-        Path intact = dir.resolve("intact");
-        Path damaged = dir.resolve("damaged");
-        for (Path folder : List.of(intact, damaged)) {
-            InJvmBlockRuns.run("erasure-first-" + folder.getFileName(), parameters(BlockKeys.MemoryScheme.XOR, 1, folder), 6, Set.of(), -1,
-                    10, new ArrayList<>());
+    void relaunch_aRanksDiskLinesGone_rebuiltFromTheParityInItsGroupsLines() throws Exception {
+        // a first job of 10 iterations with XOR parity leaves its disk lines (the newest at iteration 10, one before at 8)
+        Path first = dir.resolve("first");
+        InJvmBlockRuns.run("erasure-first-xor", parameters(BlockKeys.MemoryScheme.XOR, 1, first), 6, Set.of(), -1, 10, new ArrayList<>());
+        Path gone = copy(first, dir.resolve("gone"));
+        Path corrupt = copy(first, dir.resolve("corrupt"));
+        // a replaced disk: every line of world rank 3 (group {1, 3, 5}) is gone
+        removeOnceQuiet(gone.resolve(StoreCatalog.rankSeries(3)));
+        assertResumedAt(BlockKeys.MemoryScheme.XOR, 6, gone, 10);
+
+        // the same loss, and world rank 1's parity share of that line damaged: detected by its checksum, never used,
+        // so line 10 cannot be rebuilt and every rank resumes from line 8
+        removeLine(corrupt, 3, 10);
+        damageParity(corrupt, 1, 10);
+        assertResumedAt(BlockKeys.MemoryScheme.XOR, 6, corrupt, 8);
+    }
+
+    @Test
+    void relaunch_rs_mRanksLinesGone_rebuilt_mPlusOneGone_previousLine() throws Exception {
+        // RS(2, 2) over eight ranks: groups {0, 2, 4, 6} and {1, 3, 5, 7}
+        Path first = dir.resolve("first");
+        InJvmBlockRuns.run("erasure-first-rs", parameters(BlockKeys.MemoryScheme.RS, 1, first), 8, Set.of(), -1, 10, new ArrayList<>());
+        Path twoGone = copy(first, dir.resolve("two-gone"));
+        removeLine(twoGone, 2, 10);
+        removeLine(twoGone, 6, 10);
+        removeLine(twoGone, 3, 10); // and one in the other group
+        assertResumedAt(BlockKeys.MemoryScheme.RS, 8, twoGone, 10);
+
+        removeLine(first, 2, 10);
+        removeLine(first, 4, 10);
+        removeLine(first, 6, 10); // m + 1 = 3 of one group: the code cannot cover it
+        assertResumedAt(BlockKeys.MemoryScheme.RS, 8, first, 8);
+    }
+
+    /** Relaunches over {@code folder}; asserts it resumed at {@code iteration} and ended bit-identical to a failure-free run. */
+    private static void assertResumedAt(BlockKeys.MemoryScheme scheme, int size, Path folder, long iteration) throws Exception {
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> lines = InJvmBlockRuns.run("erasure-relaunch-" + folder.getFileName(), parameters(scheme, 1, folder), size, Set.of(),
+                -1, STEPS, events);
+        assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.Restored).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.Restored) e).iteration()).isEqualTo(iteration));
+        assertThat(lines).containsOnly(expected.replace("recoveries=1", "recoveries=0"));
+    }
+
+    private static Path copy(Path from, Path to) throws IOException {
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
         }
-        removeOnceQuiet(damaged.resolve(io.ironloop.core.StoreCatalog.rankSeries(3)));
+        return to;
+    }
 
-        List<RuntimeEvent> resumed = Collections.synchronizedList(new ArrayList<>());
-        List<String> fromIntact = InJvmBlockRuns.run("erasure-relaunch-intact", parameters(BlockKeys.MemoryScheme.XOR, 1, intact), 6,
-                Set.of(), -1, STEPS, resumed);
-        List<RuntimeEvent> fresh = Collections.synchronizedList(new ArrayList<>());
-        List<String> fromDamaged = InJvmBlockRuns.run("erasure-relaunch-damaged", parameters(BlockKeys.MemoryScheme.XOR, 1, damaged), 6,
-                Set.of(), -1, STEPS, fresh);
+    /** World rank {@code rank}'s committed line of {@code iteration}. */
+    private static LineInfo lineOf(Path folder, int rank, long iteration) throws IOException {
+        try (Store store = Store.directory(folder)) {
+            return StoreCatalog.of(store).lines(StoreCatalog.rankSeries(rank)).stream().filter(l -> l.iteration() == iteration)
+                    .findFirst().orElseThrow();
+        }
+    }
 
-        String clean = expected.replace("recoveries=1", "recoveries=0");
-        assertThat(resumed).filteredOn(e -> e instanceof RuntimeEvent.Restored).singleElement()
-                .satisfies(e -> assertThat(((RuntimeEvent.Restored) e).iteration()).isEqualTo(10)); // the line the first job ended with
-        assertThat(fromIntact).containsOnly(clean);
-        // XOR parity could rebuild rank 3 from its group, but it lived in the first job's memory: every rank starts over
-        assertThat(fresh).noneMatch(e -> e instanceof RuntimeEvent.Restored);
-        assertThat(fromDamaged).containsOnly(clean);
+    /** Removes world rank {@code rank}'s line of {@code iteration}: its data file and its commit record. */
+    private static void removeLine(Path folder, int rank, long iteration) throws IOException {
+        String data = lineOf(folder, rank, iteration).dataFile();
+        Files.delete(folder.resolve(data));
+        Files.delete(folder.resolve(data.replaceAll("\\.ilc$", ".commit")));
+    }
+
+    /** Flips a byte of the parity shares in world rank {@code rank}'s line of {@code iteration}. */
+    private static void damageParity(Path folder, int rank, long iteration) throws IOException {
+        String data = lineOf(folder, rank, iteration).dataFile();
+        ChunkDescriptor chunk;
+        try (Store store = Store.directory(folder); SeekableByteChannel ch = store.openRead(data)) {
+            chunk = CheckpointReader.open(ch, data, store::openRead).manifest().entry(ParityRecord.SHARES_ENTRY).orElseThrow().chunks()
+                    .get(0);
+        }
+        assertThat(chunk.offset()).as("the shares are stored, not an elided zero chunk").isNotNegative();
+        Path file = folder.resolve(chunk.file() == null ? data : chunk.file()); // null: the line's own file
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[(int) chunk.offset() + 7] ^= 0x5a;
+        Files.write(file, bytes);
     }
 
     /** Removes {@code dir} once the crashed ranks' background writers have left it alone (an in-JVM crash leaves them running). */
