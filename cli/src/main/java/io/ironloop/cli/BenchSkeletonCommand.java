@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "skeleton", mixinStandardHelpOptions = true,
         description = {"The 2-D heat example on the loop skeleton against its hand-written block version, in this JVM on one",
             "rank, 512 x 512 cells (--size demo): run time without checkpoints and with a checkpoint to disk after every step, the",
-            "checkpoint's size with the input domain unregistered over with it, and both versions' logical lines of code."})
+            "checkpoint's size with the input domain unregistered over with it, and both versions' logical lines of code. Overheads are",
+            "the median of per-pair ratios of alternating pairs, each side running at least --pair-seconds."})
 final class BenchSkeletonCommand implements Callable<Integer> {
     @Option(names = "--steps", defaultValue = "200", description = "Jacobi steps per run (>= 1). Default ${DEFAULT-VALUE}.")
     long steps;
@@ -24,8 +25,12 @@ final class BenchSkeletonCommand implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "demo", description = "Problem size: demo (512 x 512 cells) or test (64 x 64). Default ${DEFAULT-VALUE}.")
     String size;
 
-    @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
+    @Option(names = "--repetitions", defaultValue = "5", description = "Measured pairs per comparison after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
     int repetitions;
+
+    @Option(names = "--pair-seconds", defaultValue = "3", description = {"Least seconds each side of a pair runs its version back to back",
+        "(0: one run). Default ${DEFAULT-VALUE}."})
+    double pairSeconds;
 
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
@@ -44,6 +49,10 @@ final class BenchSkeletonCommand implements Callable<Integer> {
             err.println("ironloop bench skeleton: --size must be demo or test, not '" + size + "'");
             return Main.USAGE;
         }
+        if (!(pairSeconds >= 0 && pairSeconds <= 600)) {
+            err.println("ironloop bench skeleton: --pair-seconds must be from 0 to 600, not " + pairSeconds);
+            return Main.USAGE;
+        }
         if (!BenchCommand.enoughRepetitions("skeleton", repetitions, spec.commandLine().getErr())) {
             return Main.USAGE;
         }
@@ -57,7 +66,7 @@ final class BenchSkeletonCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("ironloop-bench-skeleton");
         Map<String, Object> figures;
         try {
-            figures = SkeletonBench.run(size.equals("test"), steps, repetitions, dir, root, err);
+            figures = SkeletonBench.run(size.equals("test"), steps, repetitions, pairSeconds, dir, root, err);
         } finally {
             PreemptBench.deleteTree(dir);
         }

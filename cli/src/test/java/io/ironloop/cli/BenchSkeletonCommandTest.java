@@ -16,7 +16,10 @@ class BenchSkeletonCommandTest {
             "checkpoint_size_ratio_unregistered", "checkpoint_bytes_registered", "checkpoint_bytes_unregistered", "restart_light_s", "restart_read_s", "restart_positioning_s", "restart_total_s", "handwritten_s",
             "skeleton_s", "handwritten_checkpoint_s", "skeleton_checkpoint_s", "loc_heat_skeleton", "loc_heat_handwritten", "loc_circulation_skeleton",
             "loc_circulation_handwritten", "loc_swing_skeleton", "loc_swing_handwritten", "steps", "cells",
-            "repetitions");
+            "repetitions", "overhead_pct_no_checkpoint_min", "overhead_pct_no_checkpoint_max", "overhead_pct_checkpoint_min",
+            "overhead_pct_checkpoint_max", "overhead_pct_no_checkpoint_same_split", "overhead_pct_no_checkpoint_same_split_min",
+            "overhead_pct_no_checkpoint_same_split_max", "handwritten_slabs_s", "runs_per_side_no_checkpoint", "runs_per_side_checkpoint",
+            "pair_seconds");
     private static final List<String> TARGETS = List.of("overhead_no_checkpoint_target_met", "overhead_checkpoint_target_met",
             "checkpoint_size_target_met");
 
@@ -25,7 +28,7 @@ class BenchSkeletonCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "bench", "skeleton", "--size", "test", "--steps", "4", "--repetitions", "5", "--json");
+                "bench", "skeleton", "--size", "test", "--steps", "4", "--repetitions", "5", "--pair-seconds", "0.05", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -47,7 +50,9 @@ class BenchSkeletonCommandTest {
         }
         assertThat(o.get("skeleton_s").asDouble()).isPositive();
         assertThat(o.get("restart_read_s").asDouble()).isPositive().isLessThan(o.get("restart_total_s").asDouble());
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench skeleton: repetition 5");
+        assertThat(o.get("overhead_pct_checkpoint_min").asDouble()).isLessThanOrEqualTo(o.get("overhead_pct_checkpoint").asDouble())
+                .isLessThanOrEqualTo(o.get("overhead_pct_checkpoint_max").asDouble());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench skeleton: checkpoint every step to disk, pair 5");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.ironloop.benchmarks.skeleton;
 
 import io.ironloop.benchmarks.Medians;
+import io.ironloop.benchmarks.PairedRuns;
+import io.ironloop.examples.blocks.BlockGrid;
 import io.ironloop.config.Parameters;
 import io.ironloop.core.Schedule;
 import io.ironloop.core.EngineKeys;
@@ -18,6 +20,7 @@ import io.ironloop.runtime.skeleton.Domain2D;
 import io.ironloop.runtime.skeleton.Skeleton;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -27,12 +30,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code ironloop bench skeleton}: the heat example on the loop skeleton against its hand-written block version
- * (the same Jacobi steps on a {@link BlockLoop} of {@link HeatBlock}s), in this JVM on one rank of an in-JVM group,
- * demo size (512 × 512 cells; the test size, 64 × 64, checks that it runs), interleaved repetitions after one warm-up:
+ * (the same Jacobi steps on a {@link BlockLoop} of {@link HeatBlock}s, the same mean temperature at the end, checked),
+ * in this JVM on one rank of an in-JVM group, demo size (512 × 512 cells; the test size, 64 × 64, checks that it
+ * runs). Each overhead is measured in alternating pairs ({@link PairedRuns}): every side of a pair runs its version
+ * back to back for at least {@code pairSeconds}, and the figure is the median of the per-pair ratios, with their
+ * smallest and largest. Each run is timed from the start of its loop to its last disk line durable (the loop's
+ * {@code run} and {@code close}), the same span for both versions.
  * <ul>
  *   <li>{@code overhead_pct_no_checkpoint}: skeleton / hand-written − 1, in percent, neither checkpointing (one
  *       in-memory snapshot at the end, no disk);</li>
  *   <li>{@code overhead_pct_checkpoint}: the same with a checkpoint after every step, each one on disk;</li>
+ *   <li>{@code overhead_pct_no_checkpoint_same_split}: supplementary, against the hand-written version cut into the
+ *       skeleton's 8 row slabs instead of 64 blocks: the skeleton's own cost, without the difference of the split;</li>
  *   <li>{@code checkpoint_cost_pct}: the skeleton with checkpoints every step to disk against without;</li>
  *   <li>{@code checkpoint_size_ratio_unregistered}: a checkpoint's bytes with the input domain unregistered over
  *       with it (target: half, {@link #TARGET_SIZE_RATIO} with the headers);</li>
@@ -61,60 +70,58 @@ public final class SkeletonBench {
      *
      * @param testSize the test size (64 × 64 cells) instead of the demo size (512 × 512)
      * @param steps Jacobi steps per run
-     * @param repetitions measured repetitions (after one warm-up round)
+     * @param pairs measured pairs per comparison (after one warm-up run of each side), and restarts measured
+     * @param pairSeconds the least seconds each side of a pair runs its version back to back (0: one run)
      * @param dir a directory for the checkpoint folders (the caller deletes it)
      * @param root the repository's root (for the line counts)
      */
-    public static Map<String, Object> run(boolean testSize, long steps, int repetitions, Path dir, Path root, PrintStream err)
+    public static Map<String, Object> run(boolean testSize, long steps, int pairs, double pairSeconds, Path dir, Path root, PrintStream err)
             throws IOException {
         HeatBlocksConfig preset = testSize ? HeatBlocksConfig.test() : HeatBlocksConfig.demo();
         HeatBlocksConfig config = preset.toBuilder().steps(steps).build();
-        double[] hand = new double[repetitions];
-        double[] skel = new double[repetitions];
-        double[] handCkpt = new double[repetitions];
-        double[] skelCkpt = new double[repetitions];
-        double[][] restart = new double[4][repetitions];
-        for (int r = -1; r < repetitions; r++) {
-            Path folder = dir.resolve("run-" + (r + 1));
-            // rotate the order so that a drift of the machine's load weighs on every variant alike
-            double[] t = new double[4];
-            for (int k = 0; k < 4; k++) {
-                int v = (k + Math.max(0, r)) % 4;
-                t[v] = switch (v) {
-                    case 0 -> handWritten(config, false, folder.resolve("hand"));
-                    case 1 -> skeleton(config, false, true, folder.resolve("skel"), new AtomicLong());
-                    case 2 -> handWritten(config, true, folder.resolve("hand-ckpt"));
-                    default -> skeleton(config, true, false, folder.resolve("skel-ckpt"), new AtomicLong());
-                };
-            }
-            if (r >= 0) {
-                hand[r] = t[0];
-                skel[r] = t[1];
-                handCkpt[r] = t[2];
-                skelCkpt[r] = t[3];
-                Skeleton.StartTimes st = restart(config, folder.resolve("skel-ckpt"));
-                restart[0][r] = st.lightOperations().toNanos() / 1e9;
-                restart[1][r] = st.readingData().toNanos() / 1e9;
-                restart[2][r] = st.positioning().toNanos() / 1e9;
-                restart[3][r] = st.total().toNanos() / 1e9;
-                err.printf(Locale.ROOT, "bench skeleton: repetition %d: hand-written %.3f s, skeleton %.3f s; with checkpoints %.3f s, %.3f s%n",
-                        r + 1, t[0], t[1], t[2], t[3]);
-            }
+        HeatBlocksConfig slabs = config.toBuilder().grid(rowSlabs(config)).build();
+        Folders folders = new Folders(dir);
+        checkSameResult(config, slabs, folders);
+
+        PairedRuns.Comparison plain = PairedRuns.compare("bench skeleton: no checkpoints,", pairs, pairSeconds,
+                () -> handWritten(config, false, folders.next()), () -> skeleton(config, false, true, folders.next(), null), err);
+        PairedRuns.Comparison split = PairedRuns.compare("bench skeleton: no checkpoints, same split,", pairs, pairSeconds,
+                () -> handWritten(slabs, false, folders.next()), () -> skeleton(config, false, true, folders.next(), null), err);
+        PairedRuns.Comparison ckpt = PairedRuns.compare("bench skeleton: checkpoint every step to disk,", pairs, pairSeconds,
+                () -> handWritten(config, true, folders.next()), () -> skeleton(config, true, false, folders.next(), null), err);
+
+        double[][] restart = new double[4][pairs];
+        for (int r = 0; r < pairs; r++) {
+            Path folder = folders.next();
+            skeleton(config, true, false, folder, null);
+            Skeleton.StartTimes st = restart(config, folder);
+            restart[0][r] = st.lightOperations().toNanos() / 1e9;
+            restart[1][r] = st.readingData().toNanos() / 1e9;
+            restart[2][r] = st.positioning().toNanos() / 1e9;
+            restart[3][r] = st.total().toNanos() / 1e9;
         }
+        folders.clear();
         AtomicLong with = new AtomicLong();
         AtomicLong without = new AtomicLong();
         HeatBlocksConfig small = preset.toBuilder().steps(2).build();
         skeleton(small, true, true, dir.resolve("size-with"), with);
         skeleton(small, true, false, dir.resolve("size-without"), without);
 
-        double overhead = (Medians.median(skel) / Medians.median(hand) - 1) * 100;
-        double overheadCkpt = (Medians.median(skelCkpt) / Medians.median(handCkpt) - 1) * 100;
+        double overhead = plain.overheadPct();
+        double overheadCkpt = ckpt.overheadPct();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("overhead_pct_no_checkpoint", overhead);
         f.put("overhead_pct_checkpoint", overheadCkpt);
         f.put("overhead_no_checkpoint_target_met", overhead <= TARGET_NO_CHECKPOINT_PCT);
         f.put("overhead_checkpoint_target_met", overheadCkpt <= TARGET_CHECKPOINT_PCT);
-        f.put("checkpoint_cost_pct", (Medians.median(skelCkpt) / Medians.median(skel) - 1) * 100);
+        f.put("overhead_pct_no_checkpoint_min", plain.minPct());
+        f.put("overhead_pct_no_checkpoint_max", plain.maxPct());
+        f.put("overhead_pct_checkpoint_min", ckpt.minPct());
+        f.put("overhead_pct_checkpoint_max", ckpt.maxPct());
+        f.put("overhead_pct_no_checkpoint_same_split", split.overheadPct());
+        f.put("overhead_pct_no_checkpoint_same_split_min", split.minPct());
+        f.put("overhead_pct_no_checkpoint_same_split_max", split.maxPct());
+        f.put("checkpoint_cost_pct", (Medians.median(ckpt.candidate()) / Medians.median(plain.candidate()) - 1) * 100);
         f.put("checkpoint_size_ratio_unregistered", (double) without.get() / with.get());
         f.put("checkpoint_size_target_met", (double) without.get() / with.get() <= TARGET_SIZE_RATIO);
         f.put("checkpoint_bytes_registered", with.get());
@@ -123,18 +130,112 @@ public final class SkeletonBench {
         f.put("restart_read_s", Medians.median(restart[1]));
         f.put("restart_positioning_s", Medians.median(restart[2]));
         f.put("restart_total_s", Medians.median(restart[3]));
-        f.put("handwritten_s", Medians.median(hand));
-        f.put("skeleton_s", Medians.median(skel));
-        f.put("handwritten_checkpoint_s", Medians.median(handCkpt));
-        f.put("skeleton_checkpoint_s", Medians.median(skelCkpt));
+        f.put("handwritten_s", Medians.median(plain.reference()));
+        f.put("skeleton_s", Medians.median(plain.candidate()));
+        f.put("handwritten_slabs_s", Medians.median(split.reference()));
+        f.put("handwritten_checkpoint_s", Medians.median(ckpt.reference()));
+        f.put("skeleton_checkpoint_s", Medians.median(ckpt.candidate()));
         for (SkeletonTwin twin : SkeletonTwin.values()) {
             f.put("loc_" + twin.key() + "_skeleton", twin.skeletonLines(root.resolve(SkeletonTwin.EXAMPLES)));
             f.put("loc_" + twin.key() + "_handwritten", twin.handWrittenLines(root.resolve(SkeletonTwin.EXAMPLES)));
         }
         f.put("steps", steps);
         f.put("cells", (long) config.grid().totalX() * config.grid().totalY());
-        f.put("repetitions", repetitions);
+        f.put("repetitions", pairs);
+        f.put("runs_per_side_no_checkpoint", plain.runsPerSide());
+        f.put("runs_per_side_checkpoint", ckpt.runsPerSide());
+        f.put("pair_seconds", pairSeconds);
         return f;
+    }
+
+    /** The hand-written version's grid cut like the skeleton's parts: {@link HeatSkeleton#PARTS} row slabs. */
+    private static BlockGrid rowSlabs(HeatBlocksConfig config) {
+        BlockGrid g = config.grid();
+        if (g.totalY() % HeatSkeleton.PARTS != 0) {
+            throw new IllegalArgumentException("the grid's " + g.totalY() + " rows do not split into " + HeatSkeleton.PARTS + " slabs");
+        }
+        return new BlockGrid(1, HeatSkeleton.PARTS, g.totalX(), g.totalY() / HeatSkeleton.PARTS);
+    }
+
+    /**
+     * Checks that the versions compute the same thing: the mean temperature after the run, to the summary's six
+     * decimals (the sums add in different orders).
+     *
+     * @throws IllegalStateException if they differ
+     */
+    private static void checkSameResult(HeatBlocksConfig config, HeatBlocksConfig slabs, Folders folders) {
+        String skeleton = skeletonSummary(config, folders.next());
+        for (HeatBlocksConfig c : new HeatBlocksConfig[] {config, slabs}) {
+            HeatBlocks example = new HeatBlocks(c);
+            try (InJvmCluster cluster = InJvmCluster.open("bench-check", 1);
+                    BlockLoop<HeatBlock> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
+                            .parameters(parameters(false, c.steps(), folders.next())).group(cluster.group(0)).start()) {
+                loop.run(example.steps(), example::step);
+                String hand = example.summary(loop::sum);
+                if (!hand.equals(skeleton)) {
+                    throw new IllegalStateException("the hand-written version (" + c.grid().describe() + ") ends with " + hand
+                            + ", the skeleton with " + skeleton + ": the bench would not compare the same computation");
+                }
+            }
+        }
+        folders.clear();
+    }
+
+    /** The skeleton version's result in {@link HeatBlocks#summary}'s words: the interior's mean temperature. */
+    private static String skeletonSummary(HeatBlocksConfig config, Path folder) {
+        HeatSkeleton heat = new HeatSkeleton(config, 0);
+        int nx = config.grid().totalX();
+        int ny = config.grid().totalY();
+        try (InJvmCluster cluster = InJvmCluster.open("bench-check", 1);
+                Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
+                        .checkpointInput(false).settings(heat.settings()).parameters(parameters(false, config.steps(), folder))
+                        .group(cluster.group(0)).start()) {
+            skeleton.run();
+            double sum = skeleton.sum((d, possessed) -> {
+                double s = 0;
+                for (int y = Math.max(1, possessed.lo(0)); y < Math.min(ny + 1, possessed.hi(0)); y++) {
+                    for (int x = 1; x <= nx; x++) {
+                        s += d.get(y, x);
+                    }
+                }
+                return s;
+            });
+            return String.format(Locale.ROOT, "mean temperature %.6f", sum / ((double) nx * ny));
+        }
+    }
+
+    /** Fresh checkpoint folders under one directory, each deleted when the next is asked for (outside the timed spans). */
+    private static final class Folders {
+        private final Path dir;
+        private long count;
+
+        Folders(Path dir) {
+            this.dir = dir;
+        }
+
+        Path next() {
+            clear();
+            return dir.resolve("run-" + count++);
+        }
+
+        void clear() {
+            if (count > 0) {
+                deleteTree(dir.resolve("run-" + (count - 1)));
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the bench's checkpoint folder " + root, e);
+        }
     }
 
     /**
@@ -184,7 +285,7 @@ public final class SkeletonBench {
         }
     }
 
-    /** Seconds of a run of the hand-written block version. */
+    /** Seconds of a run of the hand-written block version: its loop's run and close (the last disk line durable). */
     private static double handWritten(HeatBlocksConfig config, boolean checkpoints, Path folder) {
         HeatBlocks example = new HeatBlocks(config);
         try (InJvmCluster cluster = InJvmCluster.open("bench-hand", 1);
@@ -192,24 +293,31 @@ public final class SkeletonBench {
                         .parameters(parameters(checkpoints, config.steps(), folder)).group(cluster.group(0)).start()) {
             long start = System.nanoTime();
             loop.run(example.steps(), example::step);
+            loop.close();
             return (System.nanoTime() - start) / 1e9;
         }
     }
 
-    /** Seconds of a run of the skeleton version; adds the largest checkpoint's bytes to {@code bytes}. */
+    /**
+     * Seconds of a run of the skeleton version, timed as {@link #handWritten}; adds the largest checkpoint's bytes to
+     * {@code bytes} if given.
+     */
     private static double skeleton(HeatBlocksConfig config, boolean checkpoints, boolean input, Path folder, AtomicLong bytes) {
         HeatSkeleton heat = new HeatSkeleton(config, 0);
-        try (InJvmCluster cluster = InJvmCluster.open("bench-skel", 1);
-                Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
-                        .checkpointInput(input).settings(heat.settings()).parameters(parameters(checkpoints, config.steps(), folder))
-                        .checkpointCondition(CheckpointCondition.everySteps(checkpoints ? 1 : config.steps())).group(cluster.group(0))
-                        .subscribe(e -> {
-                            if (e instanceof RuntimeEvent.Snapshotted s) {
-                                bytes.accumulateAndGet(s.bytes(), Math::max);
-                            }
-                        }).start()) {
+        Skeleton.Builder<Domain2D> b = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
+                .checkpointInput(input).settings(heat.settings()).parameters(parameters(checkpoints, config.steps(), folder))
+                .checkpointCondition(CheckpointCondition.everySteps(checkpoints ? 1 : config.steps()));
+        if (bytes != null) {
+            b.subscribe(e -> {
+                if (e instanceof RuntimeEvent.Snapshotted s) {
+                    bytes.accumulateAndGet(s.bytes(), Math::max);
+                }
+            });
+        }
+        try (InJvmCluster cluster = InJvmCluster.open("bench-skel", 1); Skeleton<Domain2D> skeleton = b.group(cluster.group(0)).start()) {
             long start = System.nanoTime();
             skeleton.run();
+            skeleton.close();
             return (System.nanoTime() - start) / 1e9;
         }
     }
