@@ -291,15 +291,18 @@ public final class OnlineRecovery {
         return new Round<>(change, blocks, iteration, source, restore, rebalance);
     }
 
-    /** Restores {@code blocks} and the loop state from {@code images}, all of {@code iteration}. */
+    /**
+     * Restores the loop state, then {@code blocks}, from {@code images}, all of {@code iteration}: the loop's globals
+     * first, so that blocks may take their shape from them (a skeleton's parts their boxes).
+     */
     private <B extends Block> void restoreAll(Map<Integer, B> blocks, Map<Long, BlockImage> images, long iteration) {
-        for (Map.Entry<Integer, B> e : blocks.entrySet()) {
-            e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration,
-                    images.get((long) e.getKey()).bytes()));
-        }
         long resumed = loopState.restore(images.get(Snapshot.LOOP_STATE));
         if (resumed != iteration) {
             throw new IronloopException("the loop state restored is of iteration " + resumed + ", the blocks of " + iteration);
+        }
+        for (Map.Entry<Integer, B> e : blocks.entrySet()) {
+            e.getValue().restore(new ByteArraySource("block " + e.getKey() + "'s snapshot of iteration " + iteration,
+                    images.get((long) e.getKey()).bytes()));
         }
     }
 

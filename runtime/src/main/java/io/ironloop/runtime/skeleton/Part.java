@@ -8,27 +8,26 @@ import io.ironloop.runtime.blocks.HaloBlock;
 /**
  * One part of a skeleton's domain as a block of the underlying {@link io.ironloop.runtime.blocks.BlockLoop}: its
  * two domains (read and write), its checkpoint image and its end of the routing plan. Direction {@code d} of the
- * block layout is the part {@code (id + d) mod parts} ({@link PartLayout}).
+ * block layout is the part {@code (id + d) mod parts} ({@link PartLayout}). The domains' boxes are those of {@link
+ * PartBoxes}, which the part follows.
  *
- * <p>Checkpoint image (the skeleton's checkpoint contents): {@code int version, int parts}, the domain's box, {@code
- * int input}, the read domain's box and elements, and — when the input domain is registered — the write domain's
- * box and elements. A box is {@code int dims} then per dimension {@code int lo, int hi}.
+ * <p>Checkpoint image (the skeleton's checkpoint contents): the read domain's elements, then — when the input domain
+ * is registered — the write domain's, in storage order; their boxes are in {@link PartBoxes}, a global of the loop.
  */
 final class Part<D extends DoubleDomain> implements HaloBlock {
-    private static final int VERSION = 1;
-
     private final int id;
     private final Skeleton<D>.Shared shared;
     private D read;
     private D write;
 
+    /** Part {@code id} in its initial state; the boxes of every part go back to theirs (a fresh start, or a restore follows). */
     @SuppressWarnings("unchecked")
     Part(int id, Skeleton<D>.Shared shared) {
         this.id = id;
         this.shared = shared;
-        Box first = shared.partition.needed(id, shared.parts, shared.firstStep());
-        this.read = (D) DoubleDomain.of(first, shared.order);
-        this.write = (D) DoubleDomain.of(first, shared.order);
+        shared.boxes.reset();
+        this.read = (D) DoubleDomain.of(shared.boxes.read(id), shared.order);
+        this.write = (D) DoubleDomain.of(shared.boxes.write(id), shared.order);
         long start = System.nanoTime();
         shared.kernel.init(id, read, write);
         shared.initEnd = System.nanoTime();
@@ -44,14 +43,10 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
         return read;
     }
 
-    /**
-     * Computes {@code step}. Border exchange: the write domain covers what the part possesses now and needs at {@code
-     * next}; circulation: what it possesses now (what it needs next arrives in the read domain).
-     */
-    void calculate(long step, long next) {
-        Box possessed = shared.partition.possessed(id, shared.parts, step);
-        write.resize(circulating() ? possessed : possessed.hull(shared.partition.needed(id, shared.parts, next)));
-        shared.kernel.calculate(read, write, possessed, step);
+    /** Computes {@code step} into the write domain, resized to its box ({@link PartBoxes#calculate}). */
+    void calculate(long step) {
+        write.resize(shared.boxes.write(id));
+        shared.kernel.calculate(read, write, shared.partition.possessed(id, shared.parts, step), step);
     }
 
     private boolean circulating() {
@@ -59,9 +54,9 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
     }
 
     /** Before the plan runs: with circulation, the read domain becomes the receiving one and gets what this part keeps. */
-    void prepareToReceive(long next) {
+    void prepareToReceive() {
         if (circulating()) {
-            read.resize(shared.partition.needed(id, shared.parts, next));
+            read.resize(shared.boxes.read(id));
             Box kept = shared.plan.region(id, id);
             if (kept != null) {
                 double[] buffer = new double[(int) kept.size()];
@@ -70,7 +65,6 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
             }
         }
     }
-
     /** After the step: the computed domain becomes the read one (border exchange, or no communication at all). */
     void swapDomains(boolean communicated) {
         if (!(communicated && circulating())) {
@@ -105,57 +99,30 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
 
     @Override
     public void save(StateSink sink) {
-        sink.putInt(VERSION);
-        sink.putInt(shared.parts);
-        putBox(sink, shared.domain);
-        boolean input = shared.checkpointInput;
-        sink.putInt(input ? 1 : 0);
-        putBox(sink, read.box());
+        if (!read.box().equals(shared.boxes.read(id)) || !write.box().equals(shared.boxes.write(id))) {
+            throw new IllegalStateException("part " + id + "'s domains are " + read.box() + " and " + write.box() + " where the skeleton's "
+                    + "boxes say " + shared.boxes.read(id) + " and " + shared.boxes.write(id) + ": a defect of the skeleton");
+        }
         sink.putDoubles(read.data());
-        if (input) {
-            putBox(sink, write.box());
+        if (shared.checkpointInput) {
             sink.putDoubles(write.data());
         }
     }
 
+    /** Restores the elements into domains of the boxes {@link PartBoxes} restored (the loop restores it first). */
     @Override
     public void restore(StateSource source) {
-        int version = source.getInt();
-        int parts = source.getInt();
-        Box domain = getBox(source);
-        if (version != VERSION || parts != shared.parts || !domain.equals(shared.domain)) {
-            throw new IncompatibleRestartException("part " + id + "'s checkpoint (version " + version + ") is of a domain " + domain
-                    + " in " + parts + " parts, this skeleton's is " + shared.domain + " in " + shared.parts + " parts: restart with the "
-                    + "same domain and number of parts (the number of processes may differ), or start fresh");
+        read.resize(shared.boxes.read(id));
+        write.resize(shared.boxes.write(id)); // without the input domain: the read domain's box, filled by the next step
+        boolean input = shared.boxes.restoredInput();
+        long expected = Double.BYTES * (read.box().size() + (input ? write.box().size() : 0));
+        if (source.remaining() != expected) {
+            throw new IncompatibleRestartException("part " + id + "'s checkpoint holds " + source.remaining() + " bytes where its boxes "
+                    + read.box() + (input ? " and " + write.box() : "") + " take " + expected + ": it is not this skeleton's; start fresh");
         }
-        boolean input = source.getInt() == 1;
-        read.resize(getBox(source));
         source.getDoubles(read.data());
         if (input) {
-            write.resize(getBox(source));
             source.getDoubles(write.data());
         }
-    }
-
-    private static void putBox(StateSink sink, Box b) {
-        sink.putInt(b.dims());
-        for (int d = 0; d < b.dims(); d++) {
-            sink.putInt(b.lo(d));
-            sink.putInt(b.hi(d));
-        }
-    }
-
-    private static Box getBox(StateSource source) {
-        int dims = source.getInt();
-        if (dims < 1 || dims > 64) {
-            throw new IllegalStateException("a part's checkpoint holds a box of " + dims + " dimensions");
-        }
-        int[] lo = new int[dims];
-        int[] hi = new int[dims];
-        for (int d = 0; d < dims; d++) {
-            lo[d] = source.getInt();
-            hi[d] = source.getInt();
-        }
-        return Box.of(lo, hi);
     }
 }

@@ -68,6 +68,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         if (condition != null) { // else SNAPSHOT_EVERY, which the loop reads itself
             condition.mtbf().ifPresentOrElse(mtbf -> lb.snapshots(condition.schedule(), mtbf), () -> lb.snapshots(condition.schedule()));
         }
+        lb.global(shared.boxes); // first: the loop restores it before the parts, which take their boxes from it
         b.registered.forEach(lb::global);
         b.subscribers.forEach(lb::subscribe);
         if (b.group != null) {
@@ -146,17 +147,20 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         long step = steps[i];
         long next = i + 1 < steps.length ? steps[i + 1] : step;
         RoutingPlan plan = RoutingPlan.between(shared.domain, shared.partition, shared.parts, step, next);
+        shared.boxes.calculate(step, next);
         for (Part<D> p : context.blocks()) {
-            p.calculate(step, next);
+            p.calculate(step);
         }
         boolean communicate = communicationAgreed(context.group(), step);
         if (communicate) {
             shared.plan = plan;
+            shared.boxes.receive(next);
             for (Part<D> p : context.blocks()) {
-                p.prepareToReceive(next);
+                p.prepareToReceive();
             }
             context.exchangeHalos();
         }
+        shared.boxes.swap(communicate);
         for (Part<D> p : context.blocks()) {
             p.swapDomains(communicate);
         }
@@ -259,6 +263,8 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         private final long first;
         volatile boolean checkpointInput;
         RoutingPlan plan;
+        /** Every part's boxes, the same on every rank. */
+        final PartBoxes boxes;
         /** Time spent in {@link Kernel#init}, and when the last part was created ({@link System#nanoTime()}). */
         long initNanos;
         long initEnd;
@@ -272,6 +278,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             this.communication = b.communication;
             this.checkpointInput = b.checkpointInput;
             this.first = first;
+            this.boxes = new PartBoxes(this);
         }
 
         long firstStep() {

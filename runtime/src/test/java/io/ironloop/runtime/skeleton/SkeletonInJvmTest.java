@@ -236,6 +236,33 @@ class SkeletonInJvmTest {
     }
 
     @Test
+    void coldParts_areZeroElidedOnDisk_likeAPlainArray() throws Exception {
+        // stopped in step 1: the line on disk is the start's, where only the north part (3) holds non-zero values
+        Run r = new Run(1, "skel-cold", dir.resolve("cold"), Partition.slabs(HeatKernel.DOMAIN, 0, 1), false, rank -> step -> {
+            if (step == 1) {
+                throw new Stop();
+            }
+        }, Collections.synchronizedList(new ArrayList<>()));
+        assertThat(execute(r, newField(), new InJvmClusterHolder())).containsExactly("stopped");
+        Path series = r.folder().resolve("rank-00000");
+        Path line;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(series)) {
+            line = files.filter(f -> f.getFileName().toString().endsWith(".ilc")).sorted().findFirst().orElseThrow();
+        }
+        Map<String, Boolean> allZero = new java.util.TreeMap<>();
+        try (java.nio.channels.SeekableByteChannel ch = java.nio.file.Files.newByteChannel(line)) {
+            for (io.ironloop.format.EntryDescriptor e : io.ironloop.format.CheckpointReader.open(ch, line.toString(),
+                    io.ironloop.format.ChunkResolver.NONE).manifest().entries()) {
+                if (e.name().startsWith("block-")) {
+                    allZero.put(e.name(), e.chunks().stream().allMatch(io.ironloop.format.ChunkDescriptor::zero));
+                }
+            }
+        }
+        assertThat(allZero).as("parts whose chunks were all zero-elided, in %s", line)
+                .isEqualTo(Map.of("block-0", true, "block-1", true, "block-2", true, "block-3", false));
+    }
+
+    @Test
     void communicationConditionThatDiffersBetweenRanks_refusedOnEveryRank_noDeadlock() throws Exception {
         Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster c = InJvmCluster.open("skel-cond", 2)) {
