@@ -183,7 +183,7 @@ public final class SkeletonBench {
 
     /** The skeleton version's result in {@link HeatBlocks#summary}'s words: the interior's mean temperature. */
     private static String skeletonSummary(HeatBlocksConfig config, Path folder) {
-        HeatSkeleton heat = new HeatSkeleton(config, 0);
+        HeatSkeleton heat = new HeatSkeleton(config);
         int nx = config.grid().totalX();
         int ny = config.grid().totalY();
         try (InJvmCluster cluster = InJvmCluster.open("bench-check", 1);
@@ -272,7 +272,7 @@ public final class SkeletonBench {
 
     /** A restart of the skeleton version over {@code folder}, which holds the complete run's checkpoints: where the time went. */
     private static Skeleton.StartTimes restart(HeatBlocksConfig config, Path folder) {
-        HeatSkeleton heat = new HeatSkeleton(config, 0);
+        HeatSkeleton heat = new HeatSkeleton(config);
         try (InJvmCluster cluster = InJvmCluster.open("bench-restart", 1);
                 Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                         .checkpointInput(false).settings(heat.settings()).parameters(parameters(true, config.steps(), folder))
@@ -303,7 +303,7 @@ public final class SkeletonBench {
      * {@code bytes} if given.
      */
     private static double skeleton(HeatBlocksConfig config, boolean checkpoints, boolean input, Path folder, AtomicLong bytes) {
-        HeatSkeleton heat = new HeatSkeleton(config, 0);
+        HeatSkeleton heat = new HeatSkeleton(config);
         Skeleton.Builder<Domain2D> b = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                 .checkpointInput(input).settings(heat.settings()).parameters(parameters(checkpoints, config.steps(), folder))
                 .checkpointCondition(CheckpointCondition.everySteps(checkpoints ? 1 : config.steps()));

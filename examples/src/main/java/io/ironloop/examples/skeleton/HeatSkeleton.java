@@ -3,7 +3,6 @@ package io.ironloop.examples.skeleton;
 import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
 import io.ironloop.runtime.skeleton.Box;
 import io.ironloop.runtime.skeleton.Domain2D;
-import io.ironloop.runtime.skeleton.Kernel;
 import io.ironloop.runtime.skeleton.Partition;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,36 +11,48 @@ import java.util.Map;
  * The 2-D heat example of {@link io.ironloop.examples.blocks.heat.HeatBlocks} on the loop skeleton: the same
  * Jacobi steps, edges and field, bit for bit, but the application writes only the kernel below — the skeleton
  * splits the domain into slabs, exchanges their borders, checkpoints and recovers. Coordinates {@code (y, x)} over
- * the interior and its one-cell edge ring, the north row ({@code y = ny + 1}) hot, the others cold.
+ * the interior and its one-cell edge ring, the north row ({@code y = ny + 1}) hot, the others cold. Its rank program
+ * is {@link HeatSkeletonRank}, on {@link SkeletonRankMain} like the other skeleton examples.
  */
-public final class HeatSkeleton implements Kernel<Domain2D> {
+public final class HeatSkeleton implements SkeletonApp<Domain2D> {
     /** Parts of the domain: a restart may use 1 to this many ranks. */
     public static final int PARTS = 8;
 
     private final HeatBlocksConfig config;
     private final int nx;
     private final int ny;
-    private final long paceMillis;
 
-    /** The kernel for {@code config}, pausing {@code paceMillis} per part and step (never changes the result). */
-    public HeatSkeleton(HeatBlocksConfig config, long paceMillis) {
+    /** The kernel for {@code config}. */
+    public HeatSkeleton(HeatBlocksConfig config) {
         this.config = config;
         this.nx = config.grid().totalX();
         this.ny = config.grid().totalY();
-        this.paceMillis = paceMillis;
+    }
+
+    @Override
+    public String name() {
+        return "heat-skeleton";
     }
 
     /** The interior and its edge ring. */
+    @Override
     public Box domain() {
         return Box.ofExtents(ny + 2, nx + 2);
     }
 
+    @Override
+    public int parts() {
+        return PARTS;
+    }
+
     /** Row slabs with one shadow row on each side. */
+    @Override
     public Partition partition() {
         return Partition.slabs(domain(), 0, 1);
     }
 
     /** The settings fingerprinted into the disk lines. */
+    @Override
     public Map<String, String> settings() {
         Map<String, String> s = new LinkedHashMap<>(config.settings());
         s.put("app", "heat-skeleton");
@@ -92,16 +103,13 @@ public final class HeatSkeleton implements Kernel<Domain2D> {
                 b[o + x] = 0.25 * (a[i + x - 1] + a[i + x + 1] + a[i + x - s] + a[i + x + s]);
             }
         }
-        pause();
     }
 
-    private void pause() {
-        if (paceMillis > 0) {
-            try {
-                Thread.sleep(paceMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    /** The part's rows of the field, edge columns included. */
+    @Override
+    public double[] resultRows(Domain2D read, Box possessed) {
+        double[] out = new double[(int) possessed.size()];
+        read.copyOut(possessed, out, 0);
+        return out;
     }
 }

@@ -85,7 +85,7 @@ class HeatSkeletonTest {
     @Test
     void skeletonVersion_sameFieldAsTheHandWrittenBlocks_bitForBit() {
         double[][] expected = handWritten();
-        HeatSkeleton heat = new HeatSkeleton(CONFIG, 0);
+        HeatSkeleton heat = new HeatSkeleton(CONFIG);
         Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
         try (InJvmCluster cluster = InJvmCluster.open("heat-skel", 1);
                 Skeleton<Domain2D> skeleton = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
