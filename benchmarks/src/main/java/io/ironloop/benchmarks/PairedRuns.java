@@ -1,9 +1,11 @@
 package io.ironloop.benchmarks;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * A candidate against a reference measured in alternating pairs, for overheads of a few percent on a noisy machine:
@@ -12,11 +14,34 @@ import java.util.function.DoubleSupplier;
  * ratios (candidate seconds / reference seconds), with the smallest and largest ratio as the spread. A drift of the
  * machine's speed over minutes cancels within a pair; one pair's luck moves the median little.
  *
- * <p>Each run returns its own seconds, so that both sides time the same span (what lies outside it, such as joining a
- * group or deleting files, is left out alike).
+ * <p>Each run returns its own {@link Sample} ({@link #time}), so that both sides time the same span (what lies outside
+ * it, such as joining a group or deleting files, is left out alike). Besides the wall-clock seconds a sample holds the
+ * calling thread's CPU seconds: where the work runs on that thread, their ratio moves far less with the machine's load
+ * than the wall clock's (other processes delay a run, but do not add to its CPU time).
  */
 public final class PairedRuns {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private PairedRuns() {
+    }
+
+    /**
+     * What one run took.
+     *
+     * @param seconds wall-clock seconds
+     * @param cpuSeconds the calling thread's CPU seconds over the same span (0 where the JVM cannot measure it)
+     */
+    public record Sample(double seconds, double cpuSeconds) {
+    }
+
+    /** Runs {@code span} on this thread and measures it. */
+    public static Sample time(Runnable span) {
+        boolean cpu = THREADS.isCurrentThreadCpuTimeSupported();
+        long cpuStart = cpu ? THREADS.getCurrentThreadCpuTime() : 0;
+        long start = System.nanoTime();
+        span.run();
+        long end = System.nanoTime();
+        return new Sample((end - start) / 1e9, cpu ? (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9 : 0);
     }
 
     /**
@@ -24,14 +49,25 @@ public final class PairedRuns {
      *
      * @param reference mean seconds of one reference run, per pair
      * @param candidate mean seconds of one candidate run, per pair
+     * @param referenceCpu mean CPU seconds of the calling thread in one reference run, per pair
+     * @param candidateCpu the same for the candidate
      * @param runsPerSide runs each side made per pair
      */
-    public record Comparison(double[] reference, double[] candidate, int runsPerSide) {
+    public record Comparison(double[] reference, double[] candidate, double[] referenceCpu, double[] candidateCpu, int runsPerSide) {
         /** Candidate over reference, per pair. */
         public double[] ratios() {
-            double[] r = new double[reference.length];
+            return ratios(candidate, reference);
+        }
+
+        /** (median ratio of the calling thread's CPU seconds − 1) × 100. */
+        public double cpuOverheadPct() {
+            return (Medians.median(ratios(candidateCpu, referenceCpu)) - 1) * 100;
+        }
+
+        private static double[] ratios(double[] over, double[] under) {
+            double[] r = new double[under.length];
             for (int i = 0; i < r.length; i++) {
-                r[i] = candidate[i] / reference[i];
+                r[i] = over[i] / under[i];
             }
             return r;
         }
@@ -58,32 +94,33 @@ public final class PairedRuns {
      * @param name what is compared, for the progress lines on {@code err}
      * @param pairs the number of pairs, at least 1
      * @param sideSeconds the least seconds each side of a pair runs
-     * @param reference one run of the reference, returning its seconds
-     * @param candidate one run of the candidate, returning its seconds
+     * @param reference one run of the reference, returning what it took ({@link #time})
+     * @param candidate one run of the candidate, likewise
      * @throws IllegalArgumentException if {@code pairs} is below 1 or {@code sideSeconds} is negative
      */
-    public static Comparison compare(String name, int pairs, double sideSeconds, DoubleSupplier reference, DoubleSupplier candidate,
+    public static Comparison compare(String name, int pairs, double sideSeconds, Supplier<Sample> reference, Supplier<Sample> candidate,
             PrintStream err) {
         if (pairs < 1 || !(sideSeconds >= 0)) {
             throw new IllegalArgumentException("need at least one pair and seconds >= 0, not " + pairs + " pairs of " + sideSeconds + " s");
         }
-        double once = Math.max(reference.getAsDouble(), candidate.getAsDouble()); // warm-up of both sides
+        double once = Math.max(reference.get().seconds(), candidate.get().seconds()); // warm-up of both sides
         int runs = (int) Math.max(1, Math.ceil(sideSeconds / Math.max(once, 1e-6)));
-        double[] ref = new double[pairs];
-        double[] cand = new double[pairs];
+        double[][] wall = new double[2][pairs];
+        double[][] cpu = new double[2][pairs];
         for (int p = 0; p < pairs; p++) {
             boolean referenceFirst = p % 2 == 0;
             for (int side = 0; side < 2; side++) {
-                boolean referenceSide = (side == 0) == referenceFirst;
-                double sum = 0;
+                int which = (side == 0) == referenceFirst ? 0 : 1;
                 for (int k = 0; k < runs; k++) {
-                    sum += referenceSide ? reference.getAsDouble() : candidate.getAsDouble();
+                    Sample s = which == 0 ? reference.get() : candidate.get();
+                    wall[which][p] += s.seconds() / runs;
+                    cpu[which][p] += s.cpuSeconds() / runs;
                 }
-                (referenceSide ? ref : cand)[p] = sum / runs;
             }
-            err.printf(Locale.ROOT, "%s pair %d: %d runs each, reference %.4f s, candidate %.4f s (%+.2f %%)%n", name, p + 1, runs, ref[p],
-                    cand[p], (cand[p] / ref[p] - 1) * 100);
+            err.printf(Locale.ROOT, "%s pair %d: %d runs each, reference %.4f s, candidate %.4f s (%+.2f %%); CPU %.4f s, %.4f s (%+.2f %%)%n",
+                    name, p + 1, runs, wall[0][p], wall[1][p], (wall[1][p] / wall[0][p] - 1) * 100, cpu[0][p], cpu[1][p],
+                    (cpu[1][p] / cpu[0][p] - 1) * 100);
         }
-        return new Comparison(ref, cand, runs);
+        return new Comparison(wall[0], wall[1], cpu[0], cpu[1], runs);
     }
 }

@@ -18,7 +18,8 @@ class BenchSkeletonCommandTest {
             "loc_circulation_handwritten", "loc_swing_skeleton", "loc_swing_handwritten", "steps", "cells",
             "repetitions", "overhead_pct_no_checkpoint_min", "overhead_pct_no_checkpoint_max", "overhead_pct_checkpoint_min",
             "overhead_pct_checkpoint_max", "overhead_pct_no_checkpoint_same_split", "overhead_pct_no_checkpoint_same_split_min",
-            "overhead_pct_no_checkpoint_same_split_max", "handwritten_slabs_s", "runs_per_side_no_checkpoint", "runs_per_side_checkpoint",
+            "overhead_pct_no_checkpoint_same_split_max", "overhead_pct_no_checkpoint_cpu", "overhead_pct_no_checkpoint_same_split_cpu",
+            "handwritten_slabs_s", "runs_per_side_no_checkpoint", "runs_per_side_checkpoint",
             "pair_seconds");
     private static final List<String> TARGETS = List.of("overhead_no_checkpoint_target_met", "overhead_checkpoint_target_met",
             "checkpoint_size_target_met");

@@ -42,6 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code overhead_pct_checkpoint}: the same with a checkpoint after every step, each one on disk;</li>
  *   <li>{@code overhead_pct_no_checkpoint_same_split}: supplementary, against the hand-written version cut into the
  *       skeleton's 8 row slabs instead of 64 blocks: the skeleton's own cost, without the difference of the split;</li>
+ *   <li>{@code overhead_pct_no_checkpoint_cpu}, {@code overhead_pct_no_checkpoint_same_split_cpu}: supplementary, the
+ *       same over the loop thread's CPU seconds (without checkpoints the work runs on that thread), which the machine's
+ *       load moves far less than the wall clock;</li>
  *   <li>{@code checkpoint_cost_pct}: the skeleton with checkpoints every step to disk against without;</li>
  *   <li>{@code checkpoint_size_ratio_unregistered}: a checkpoint's bytes with the input domain unregistered over
  *       with it (target: half, {@link #TARGET_SIZE_RATIO} with the headers);</li>
@@ -118,7 +121,9 @@ public final class SkeletonBench {
         f.put("overhead_pct_no_checkpoint_max", plain.maxPct());
         f.put("overhead_pct_checkpoint_min", ckpt.minPct());
         f.put("overhead_pct_checkpoint_max", ckpt.maxPct());
+        f.put("overhead_pct_no_checkpoint_cpu", plain.cpuOverheadPct());
         f.put("overhead_pct_no_checkpoint_same_split", split.overheadPct());
+        f.put("overhead_pct_no_checkpoint_same_split_cpu", split.cpuOverheadPct());
         f.put("overhead_pct_no_checkpoint_same_split_min", split.minPct());
         f.put("overhead_pct_no_checkpoint_same_split_max", split.maxPct());
         f.put("checkpoint_cost_pct", (Medians.median(ckpt.candidate()) / Medians.median(plain.candidate()) - 1) * 100);
@@ -285,24 +290,24 @@ public final class SkeletonBench {
         }
     }
 
-    /** Seconds of a run of the hand-written block version: its loop's run and close (the last disk line durable). */
-    private static double handWritten(HeatBlocksConfig config, boolean checkpoints, Path folder) {
+    /** A run of the hand-written block version, timed over its loop's run and close (the last disk line durable). */
+    private static PairedRuns.Sample handWritten(HeatBlocksConfig config, boolean checkpoints, Path folder) {
         HeatBlocks example = new HeatBlocks(config);
         try (InJvmCluster cluster = InJvmCluster.open("bench-hand", 1);
                 BlockLoop<HeatBlock> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
                         .parameters(parameters(checkpoints, config.steps(), folder)).group(cluster.group(0)).start()) {
-            long start = System.nanoTime();
-            loop.run(example.steps(), example::step);
-            loop.close();
-            return (System.nanoTime() - start) / 1e9;
+            return PairedRuns.time(() -> {
+                loop.run(example.steps(), example::step);
+                loop.close();
+            });
         }
     }
 
     /**
-     * Seconds of a run of the skeleton version, timed as {@link #handWritten}; adds the largest checkpoint's bytes to
-     * {@code bytes} if given.
+     * A run of the skeleton version, timed as {@link #handWritten}; adds the largest checkpoint's bytes to {@code bytes}
+     * if given.
      */
-    private static double skeleton(HeatBlocksConfig config, boolean checkpoints, boolean input, Path folder, AtomicLong bytes) {
+    private static PairedRuns.Sample skeleton(HeatBlocksConfig config, boolean checkpoints, boolean input, Path folder, AtomicLong bytes) {
         HeatSkeleton heat = new HeatSkeleton(config);
         Skeleton.Builder<Domain2D> b = Skeleton.builder(heat.domain(), HeatSkeleton.PARTS, heat.partition(), heat)
                 .checkpointInput(input).settings(heat.settings()).parameters(parameters(checkpoints, config.steps(), folder))
@@ -315,10 +320,10 @@ public final class SkeletonBench {
             });
         }
         try (InJvmCluster cluster = InJvmCluster.open("bench-skel", 1); Skeleton<Domain2D> skeleton = b.group(cluster.group(0)).start()) {
-            long start = System.nanoTime();
-            skeleton.run();
-            skeleton.close();
-            return (System.nanoTime() - start) / 1e9;
+            return PairedRuns.time(() -> {
+                skeleton.run();
+                skeleton.close();
+            });
         }
     }
 }
