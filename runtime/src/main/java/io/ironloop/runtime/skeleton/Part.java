@@ -46,7 +46,7 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
     /** Computes {@code step} into the write domain, resized to its box ({@link PartBoxes#calculate}). */
     void calculate(long step) {
         write.resize(shared.boxes.write(id));
-        shared.kernel.calculate(read, write, shared.partition.possessed(id, shared.parts, step), step);
+        shared.kernel.calculate(read, write, shared.plan.possessed(id), step);
     }
 
     private boolean circulating() {

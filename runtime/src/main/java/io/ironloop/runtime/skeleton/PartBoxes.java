@@ -55,22 +55,21 @@ final class PartBoxes implements Snapshotable {
     }
 
     /**
-     * Before the calculation of {@code step}: each write domain covers what its part possesses now and — with border
-     * exchange — needs at {@code next}; with circulation, what it possesses (what it needs next arrives in the read
-     * domain).
+     * Before the calculation of {@code plan}'s step: each write domain covers what its part possesses now and — with
+     * border exchange — needs at the next step; with circulation, what it possesses (what it needs next arrives in the
+     * read domain).
      */
-    void calculate(long step, long next) {
+    void calculate(RoutingPlan plan) {
         for (int p = 0; p < shared.parts; p++) {
-            Box possessed = shared.partition.possessed(p, shared.parts, step);
-            write[p] = circulating() ? possessed : possessed.hull(shared.partition.needed(p, shared.parts, next));
+            write[p] = circulating() ? plan.possessed(p) : plan.possessed(p).hull(plan.needed(p));
         }
     }
 
-    /** Before a circulation plan runs: each read domain becomes the receiving one, covering what its part needs at {@code next}. */
-    void receive(long next) {
+    /** Before a circulation plan runs: each read domain becomes the receiving one, covering what its part needs next. */
+    void receive(RoutingPlan plan) {
         if (circulating()) {
             for (int p = 0; p < shared.parts; p++) {
-                read[p] = shared.partition.needed(p, shared.parts, next);
+                read[p] = plan.needed(p);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.ironloop.runtime.skeleton;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,10 +31,16 @@ public final class RoutingPlan {
     private static final int SEARCH_LIMIT = 1 << 20;
 
     private final int parts;
+    private final Box[] possessed; // at the step
+    private final Box[] possessedNext;
+    private final Box[] needed; // at the next step
     private final Box[][] regions; // [from][to], null when nothing moves; [p][p] what part p keeps
 
-    private RoutingPlan(int parts, Box[][] regions) {
-        this.parts = parts;
+    private RoutingPlan(Box[] possessed, Box[] possessedNext, Box[] needed, Box[][] regions) {
+        this.parts = possessed.length;
+        this.possessed = possessed;
+        this.possessedNext = possessedNext;
+        this.needed = needed;
         this.regions = regions;
     }
 
@@ -44,9 +51,27 @@ public final class RoutingPlan {
      *     domain to nobody, gives it to two parts, or needs data outside the domain
      */
     public static RoutingPlan between(Box domain, Partition partition, int parts, long step, long next) {
-        Box[] possessed = check(domain, partition, parts, step);
-        Box[] needed = next == step ? neededAt(domain, partition, parts, step, possessed) : neededAt(domain, partition, parts, next,
-                check(domain, partition, parts, next));
+        return between(domain, partition, parts, step, next, null);
+    }
+
+    /**
+     * {@link #between(Box, Partition, int, long, long)}, or {@code previous} itself when the partition gives the same
+     * boxes at {@code step} and {@code next} as it gave for {@code previous} (already checked): a skeleton's plan is
+     * made at every step, and most partitions do not change from step to step.
+     */
+    static RoutingPlan between(Box domain, Partition partition, int parts, long step, long next, RoutingPlan previous) {
+        Box[] possessed = boxes(partition, parts, step, true);
+        Box[] possessedNext = next == step ? possessed : boxes(partition, parts, next, true);
+        Box[] needed = boxes(partition, parts, next, false);
+        if (previous != null && Arrays.equals(possessed, previous.possessed) && Arrays.equals(possessedNext, previous.possessedNext)
+                && Arrays.equals(needed, previous.needed)) {
+            return previous;
+        }
+        check(domain, possessed, step);
+        if (next != step) {
+            check(domain, possessedNext, next);
+        }
+        checkNeeded(domain, needed, possessedNext, next);
         Box[][] regions = new Box[parts][parts];
         for (int from = 0; from < parts; from++) {
             for (int to = 0; to < parts; to++) {
@@ -56,16 +81,23 @@ public final class RoutingPlan {
                 }
             }
         }
-        return new RoutingPlan(parts, regions);
+        return new RoutingPlan(possessed, possessedNext, needed, regions);
     }
 
-    /** The possessed boxes of {@code step}, checked to tile the domain. */
-    static Box[] check(Box domain, Partition partition, int parts, long step) {
-        Box[] possessed = new Box[parts];
+    private static Box[] boxes(Partition partition, int parts, long step, boolean possessed) {
+        Box[] b = new Box[parts];
+        for (int p = 0; p < parts; p++) {
+            b[p] = possessed ? partition.possessed(p, parts, step) : partition.needed(p, parts, step);
+        }
+        return b;
+    }
+
+    /** Checks that the possessed boxes of {@code step} tile the domain. */
+    private static void check(Box domain, Box[] possessed, long step) {
+        int parts = possessed.length;
         long total = 0;
         List<String> problems = new ArrayList<>();
         for (int p = 0; p < parts; p++) {
-            possessed[p] = partition.possessed(p, parts, step);
             if (possessed[p].dims() != domain.dims() || !domain.contains(possessed[p])) {
                 problems.add("part " + p + " possesses " + possessed[p] + ", outside the domain " + domain);
                 continue;
@@ -86,19 +118,15 @@ public final class RoutingPlan {
             throw new IllegalArgumentException("the partition of " + domain + " into " + parts + " parts at step " + step
                     + " is invalid: " + String.join("; ", problems));
         }
-        return possessed;
     }
 
-    private static Box[] neededAt(Box domain, Partition partition, int parts, long step, Box[] possessed) {
-        Box[] needed = new Box[parts];
-        for (int p = 0; p < parts; p++) {
-            needed[p] = partition.needed(p, parts, step);
+    private static void checkNeeded(Box domain, Box[] needed, Box[] possessed, long step) {
+        for (int p = 0; p < needed.length; p++) {
             if (needed[p].dims() != domain.dims() || !domain.contains(needed[p]) || !needed[p].contains(possessed[p])) {
                 throw new IllegalArgumentException("the partition of " + domain + " at step " + step + " is invalid: part " + p
                         + " needs " + needed[p] + ", which must lie in the domain and hold what it possesses, " + possessed[p]);
             }
         }
-        return needed;
     }
 
     /**
@@ -139,6 +167,16 @@ public final class RoutingPlan {
     /** The number of parts. */
     public int parts() {
         return parts;
+    }
+
+    /** What part {@code part} possesses at the plan's step. */
+    Box possessed(int part) {
+        return possessed[part];
+    }
+
+    /** What part {@code part} needs at the plan's next step. */
+    Box needed(int part) {
+        return needed[part];
     }
 
     /** The box part {@code from} sends to part {@code to} ({@code from == to}: what it keeps), or null when nothing moves. */

@@ -146,15 +146,15 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         int i = Math.toIntExact(context.iteration());
         long step = steps[i];
         long next = i + 1 < steps.length ? steps[i + 1] : step;
-        RoutingPlan plan = RoutingPlan.between(shared.domain, shared.partition, shared.parts, step, next);
-        shared.boxes.calculate(step, next);
+        RoutingPlan plan = RoutingPlan.between(shared.domain, shared.partition, shared.parts, step, next, shared.plan);
+        shared.plan = plan;
+        shared.boxes.calculate(plan);
         for (Part<D> p : context.blocks()) {
             p.calculate(step);
         }
         boolean communicate = communicationAgreed(context.group(), step);
         if (communicate) {
-            shared.plan = plan;
-            shared.boxes.receive(next);
+            shared.boxes.receive(plan);
             for (Part<D> p : context.blocks()) {
                 p.prepareToReceive();
             }
@@ -252,7 +252,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         loop.close();
     }
 
-    /** What every part of this rank shares: the application's pieces and the current routing plan. */
+    /** What every part of this rank shares: the application's pieces and the routing plan of the step (or the last one). */
     final class Shared {
         final Box domain;
         final int parts;

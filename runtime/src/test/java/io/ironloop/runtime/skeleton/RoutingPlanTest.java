@@ -21,6 +21,32 @@ class RoutingPlanTest {
     }
 
     @Test
+    void between_sameBoxesAsThePreviousPlan_reusesIt_changedBoxesMakeANewOneAndAreChecked() {
+        Partition slabs = Partition.slabs(DOMAIN, 0, 1);
+        RoutingPlan first = RoutingPlan.between(DOMAIN, slabs, 3, 0, 1, null);
+        assertThat(RoutingPlan.between(DOMAIN, slabs, 3, 1, 2, first)).as("same boxes at steps 1 and 2").isSameAs(first);
+
+        Partition moving = new Partition() { // part 0 grows by a row at step 5, and at step 6 possesses what part 1 does
+            @Override
+            public Box possessed(int part, int parts, long step) {
+                int cut = step < 5 ? 5 : step == 5 ? 6 : 10;
+                return part == 0 ? Box.of(new int[] {0, 0}, new int[] {cut, 4}) : Box.of(new int[] {step < 6 ? cut : 5, 0}, new int[] {10, 4});
+            }
+
+            @Override
+            public Box needed(int part, int parts, long step) {
+                return possessed(part, parts, step);
+            }
+        };
+        RoutingPlan before = RoutingPlan.between(DOMAIN, moving, 2, 3, 4, null);
+        RoutingPlan changed = RoutingPlan.between(DOMAIN, moving, 2, 4, 5, before);
+        assertThat(changed).isNotSameAs(before);
+        assertThat(changed.region(1, 0)).as("row 5 moves to part 0").isEqualTo(Box.of(new int[] {5, 0}, new int[] {6, 4}));
+        assertThatThrownBy(() -> RoutingPlan.between(DOMAIN, moving, 2, 5, 6, changed)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("parts 0 and 1 both possess");
+    }
+
+    @Test
     void overlappingParts_refusedNamingThePartsAndTheOverlap() {
         Partition overlapping = new Partition() {
             @Override
