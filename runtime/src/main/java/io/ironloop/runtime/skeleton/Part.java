@@ -19,12 +19,18 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
     private final Skeleton<D>.Shared shared;
     private D read;
     private D write;
+    /**
+     * The outgoing region of each direction, reused from step to step while its size stays (the receiver copies it
+     * before the next exchange): a fresh array per message and step cost the heat example some 5 % of a step.
+     */
+    private final double[][] outgoing;
 
     /** Part {@code id} in its initial state; the boxes of every part go back to theirs (a fresh start, or a restore follows). */
     @SuppressWarnings("unchecked")
     Part(int id, Skeleton<D>.Shared shared) {
         this.id = id;
         this.shared = shared;
+        this.outgoing = new double[shared.parts][];
         shared.boxes.reset();
         this.read = (D) DoubleDomain.of(shared.boxes.read(id), shared.order);
         this.write = (D) DoubleDomain.of(shared.boxes.write(id), shared.order);
@@ -81,7 +87,11 @@ final class Part<D extends DoubleDomain> implements HaloBlock {
         if (r == null) {
             return null;
         }
-        double[] out = new double[(int) r.size()];
+        double[] out = outgoing[direction];
+        if (out == null || out.length != r.size()) {
+            out = new double[(int) r.size()];
+            outgoing[direction] = out;
+        }
         write.copyOut(r, out, 0);
         return out;
     }
