@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * A candidate against a reference measured in alternating pairs, for overheads of a few percent on a noisy machine:
- * one unmeasured warm-up run of each side fixes how many runs each side makes back to back per pair (at least
- * {@code sideSeconds} worth), the two sides alternate which goes first, and the figure is the median of the per-pair
+ * after one warm-up run of each side, one more unmeasured run of each fixes how many runs each side makes back to back
+ * per pair (at least {@code sideSeconds} worth), the two sides alternate which goes first, and the figure is the median of the per-pair
  * ratios (candidate seconds / reference seconds), with the smallest and largest ratio as the spread. A drift of the
  * machine's speed over minutes cancels within a pair; one pair's luck moves the median little.
  *
@@ -103,7 +103,9 @@ public final class PairedRuns {
         if (pairs < 1 || !(sideSeconds >= 0)) {
             throw new IllegalArgumentException("need at least one pair and seconds >= 0, not " + pairs + " pairs of " + sideSeconds + " s");
         }
-        double once = Math.max(reference.get().seconds(), candidate.get().seconds()); // warm-up of both sides
+        reference.get(); // warm-up of both sides (class loading, the JIT), then one run each to size the pairs
+        candidate.get();
+        double once = Math.max(reference.get().seconds(), candidate.get().seconds());
         int runs = (int) Math.max(1, Math.ceil(sideSeconds / Math.max(once, 1e-6)));
         double[][] wall = new double[2][pairs];
         double[][] cpu = new double[2][pairs];
