@@ -29,7 +29,7 @@ class BenchSkeletonCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "bench", "skeleton", "--size", "test", "--steps", "4", "--repetitions", "5", "--pair-seconds", "0.05", "--json");
+                "bench", "skeleton", "--size", "test", "--steps", "4", "--repetitions", "5", "--pair-seconds", "0", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
