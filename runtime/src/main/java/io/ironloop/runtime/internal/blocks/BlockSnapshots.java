@@ -8,6 +8,7 @@ import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.Snapshot;
 import io.ironloop.group.ProcessFailedException;
 import io.ironloop.group.ProcessGroup;
+import io.ironloop.runtime.IncompatibleRestartException;
 import io.ironloop.runtime.blocks.Block;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
@@ -283,7 +284,10 @@ public final class BlockSnapshots implements AutoCloseable {
             long iteration = in.getLong();
             int n = in.getInt();
             if (n != globals.size()) {
-                throw new IllegalStateException("the snapshot holds " + n + " loop globals, the loop registers " + globals.size());
+                throw new IncompatibleRestartException("the snapshot of iteration " + iteration + " holds " + n + " loop globals but this loop "
+                        + "registers " + globals.size() + ": it was written by another version of the application or of Ironloop (a loop "
+                        + "skeleton's snapshots from before its part boxes became a loop global, for one); restore it with the version "
+                        + "that wrote it, or start over (FRESH: true, or ironloop run --fresh)");
             }
             for (Snapshotable g : globals) {
                 byte[] b = new byte[in.getInt()];
