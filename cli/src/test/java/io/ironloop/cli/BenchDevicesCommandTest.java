@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class BenchDevicesCommandTest {
     private static final List<String> PER_EXAMPLE = List.of("plain_s", "instrumented_s", "tracking_overhead_pct", "tracking_overhead_pairs_pct",
             "tracking_overhead_pairs_pct_min", "tracking_overhead_pairs_pct_max", "tracking_runs_per_side", "instrumentation_calls_s",
-            "instrumentation_open_s", "instrumentation_register_s", "instrumentation_checks_s", "checkpointed_s", "checkpoint_overhead_pct", "checkpoints", "protocol_ms",
+            "instrumentation_open_s", "instrumentation_register_s", "instrumentation_checks_s", "instrumentation_finish_s", "checkpointed_s", "checkpoint_overhead_pct", "checkpoints", "protocol_ms",
             "snapshot_ms", "write_ms", "checkpoint_file_bytes", "protocol_bytes", "naive_bytes", "protocol_bytes_over_naive", "restart_read_s",
             "restart_position_s");
 
@@ -45,7 +45,7 @@ class BenchDevicesCommandTest {
             // the headline figure is Ironloop's calls, timed directly (each part a median of its own), as a share of the plain run
             double calls = o.get(app + "_instrumentation_calls_s").asDouble();
             assertThat(calls).as(app + " calls").isPositive().isLessThan(o.get(app + "_instrumented_s").asDouble());
-            for (String part : List.of("open", "register", "checks")) {
+            for (String part : List.of("open", "register", "checks", "finish")) {
                 assertThat(o.get(app + "_instrumentation_" + part + "_s").asDouble()).as(app + " " + part).isPositive().isLessThanOrEqualTo(calls * 2);
             }
             assertThat(o.get(app + "_tracking_overhead_pct").asDouble()).as(app)

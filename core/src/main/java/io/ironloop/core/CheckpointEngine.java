@@ -202,6 +202,7 @@ public final class CheckpointEngine implements AutoCloseable {
     public void checkpoint(long iteration) {
         ensureOpen();
         rethrowFailure();
+        long called = System.nanoTime(); // the caller's blocking time includes waiting for a free slot
         while (inFlight.size() >= config.maxInFlight()) {
             await(inFlight.pollFirst());
         }
@@ -222,7 +223,7 @@ public final class CheckpointEngine implements AutoCloseable {
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
-        submit(iteration, start, staged, stagedBytes, false);
+        submit(iteration, called, start, staged, stagedBytes, false);
     }
 
     /**
@@ -268,7 +269,7 @@ public final class CheckpointEngine implements AutoCloseable {
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
-        submit(iteration, start, staged, bytes, true);
+        submit(iteration, start, start, staged, bytes, true);
         awaitDurable();
         return lastDurable;
     }
@@ -278,12 +279,13 @@ public final class CheckpointEngine implements AutoCloseable {
     }
 
     /**
-     * Fingerprints the settings in {@code staged}, reports the snapshot and hands the line to the writer thread;
-     * {@code uncached}: its data file is written past the store's caches ({@link Store#createUncached}).
+     * Fingerprints the settings in {@code staged}, reports the snapshot (blocking since {@code called}) and hands the
+     * line to the writer thread; {@code uncached}: its data file is written past the store's caches
+     * ({@link Store#createUncached}).
      */
-    private void submit(long iteration, long start, List<LinePersister.Staged> staged, long stagedBytes, boolean uncached) {
+    private void submit(long iteration, long called, long start, List<LinePersister.Staged> staged, long stagedBytes, boolean uncached) {
         String fingerprint = fingerprint(staged);
-        long blocking = System.nanoTime() - start;
+        long blocking = System.nanoTime() - called;
         safely(() -> listener.checkpointSnapshotted(config.series(), iteration, Duration.ofNanos(blocking), stagedBytes));
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());

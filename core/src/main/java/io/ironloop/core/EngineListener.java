@@ -15,7 +15,10 @@ public interface EngineListener {
     default void checkpointStarted(String series, long iteration) {
     }
 
-    /** The registered state was copied into staging; the caller continues. */
+    /**
+     * The registered state was copied into staging; the caller continues. {@code blocking}: how long the caller
+     * waited, from its call (a wait for a free in-flight slot included) to now.
+     */
     default void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
     }
 

@@ -72,6 +72,9 @@ public interface Store extends AutoCloseable {
         return create(name);
     }
 
+    /** The buffer a copy through {@link #copyFrom} reads into, at most: large enough that a syscall moves many pages. */
+    int COPY_BUFFER = 8 << 20;
+
     /**
      * Publishes the bytes of {@code source} (from position 0 to its size) as {@code name} and returns once they are
      * published here (durably, like {@link PendingFile#publish()}). How a remote level takes a copy of a line's file
@@ -81,9 +84,6 @@ public interface Store extends AutoCloseable {
      *
      * @throws java.nio.file.FileAlreadyExistsException if {@code name} is already published here
      */
-    /** The buffer a copy through {@link #copyFrom} reads into, at most: large enough that a syscall moves many pages. */
-    int COPY_BUFFER = 8 << 20;
-
     default void copyFrom(SeekableByteChannel source, String name) throws IOException {
         try (PendingFile out = create(name)) {
             // direct: a heap buffer would be copied once more into the JDK's own direct buffer on every write

@@ -44,15 +44,15 @@ final class RankHosts {
                     + " the lines its ranks commit there");
         }
         if (fakeHosts != null) {
-            java.util.Map<Long, Long> siteOfHost = new java.util.HashMap<>();
+            RankHosts hosts = new RankHosts(worldSize, OptionalInt.of(fakeHosts), null, OptionalInt.of(fakeSites));
+            java.util.Map<String, String> siteOfHost = new java.util.HashMap<>();
             for (int r = 0; r < worldSize; r++) {
-                long host = (long) r * fakeHosts / worldSize;
-                long site = (long) r * fakeSites / worldSize;
-                Long other = siteOfHost.putIfAbsent(host, site);
-                if (other != null && other != site) {
-                    throw new IllegalStateException("--fake-hosts " + fakeHosts + " puts " + FAKE_PREFIX + host + " in two sites, "
-                            + FAKE_SITE_PREFIX + other + " and " + FAKE_SITE_PREFIX + site + ": give --fake-hosts a multiple of"
-                            + " --fake-sites " + fakeSites);
+                String host = hosts.of(r);
+                String site = hosts.siteOf(r).orElseThrow();
+                String other = siteOfHost.putIfAbsent(host, site);
+                if (other != null && !other.equals(site)) {
+                    throw new IllegalStateException("--fake-hosts " + fakeHosts + " puts " + host + " in two sites, " + other + " and "
+                            + site + ": give --fake-hosts a multiple of --fake-sites " + fakeSites);
                 }
             }
         }

@@ -178,11 +178,16 @@ final class SiteProtectors implements AutoCloseable {
         });
     }
 
-    private static Thread pump(InputStream in, String site, Consumer<String> each) {
+    private Thread pump(InputStream in, String site, Consumer<String> each) {
         Thread t = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    each.accept(line);
+                    try {
+                        each.accept(line);
+                    } catch (RuntimeException e) {
+                        // keep draining: a protector whose output is not read blocks on its next line and falls silent
+                        log.warn("cannot follow a line of the protector of " + site + ": " + line + ": " + e);
+                    }
                 }
             } catch (IOException e) {
                 // the protector ended: its exit is reported
@@ -207,10 +212,16 @@ final class SiteProtectors implements AutoCloseable {
         }
         Map<String, String> f = e.getValue();
         switch (e.getKey()) {
-            case "Declared" -> lost.add(f.get("target"));
+            case "Declared" -> {
+                if (f.containsKey("target")) {
+                    lost.add(f.get("target"));
+                }
+            }
             case "Recovered" -> {
-                placed.put(f.get("failed"), f.get("target"));
-                lost.remove(f.get("failed"));
+                if (f.containsKey("failed") && f.containsKey("target")) {
+                    placed.put(f.get("failed"), f.get("target"));
+                    lost.remove(f.get("failed"));
+                }
             }
             default -> {
             }

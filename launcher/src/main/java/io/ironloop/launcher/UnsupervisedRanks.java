@@ -69,12 +69,12 @@ public final class UnsupervisedRanks implements AutoCloseable {
         secrets.sweep();
         JobSecret secret = secrets.create(jobId);
         UnsupervisedRanks job = new UnsupervisedRanks(secrets, secret, RankReaper.start(jobId, log));
-        List<String> main = new ArrayList<>();
-        main.add(mainClass);
-        main.addAll(arguments);
-        RankCommand command = RankCommand.thisJvm(jvmOptions, jobId, FreePorts.allocate(n), secret.file(), main);
-        PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
         try {
+            List<String> main = new ArrayList<>();
+            main.add(mainClass);
+            main.addAll(arguments);
+            RankCommand command = RankCommand.thisJvm(jvmOptions, jobId, FreePorts.allocate(n), secret.file(), main);
+            PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
             for (int r = 0; r < n; r++) {
                 RankProcess p = RankProcess.start(command.command(r), command.environment(r), workingDirectory,
                         ProcessBuilder.Redirect.PIPE, discard, err, listener, 0, r, log);

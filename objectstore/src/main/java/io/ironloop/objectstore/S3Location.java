@@ -12,11 +12,13 @@ import java.util.Optional;
  *     {@code prefix + series/file}
  * @param endpoint an S3-compatible server's URL (path-style requests), or empty for AWS in {@code region}
  * @param region the region requests are signed for
- * @param partSize the multipart part size in bytes (at least 5 MiB, S3's minimum for every part but the last)
+ * @param partSize the multipart part size in bytes (5 MiB, S3's minimum for every part but the last, to 1 GiB)
  */
 public record S3Location(String bucket, String prefix, Optional<URI> endpoint, String region, long partSize) {
     /** S3's smallest part (every part of an upload but the last). */
     public static final long MIN_PART_SIZE = 5L << 20;
+    /** The largest part size: a part is read into one buffer while it uploads. */
+    public static final long MAX_PART_SIZE = 1L << 30;
 
     public S3Location {
         Objects.requireNonNull(bucket, "bucket");
@@ -26,8 +28,9 @@ public record S3Location(String bucket, String prefix, Optional<URI> endpoint, S
         if (!prefix.isEmpty() && !prefix.endsWith("/")) {
             throw new IllegalArgumentException("a key prefix is empty or ends in '/': " + prefix);
         }
-        if (partSize < MIN_PART_SIZE) {
-            throw new IllegalArgumentException("the part size must be at least 5 MiB (S3's minimum), not " + partSize);
+        if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
+            throw new IllegalArgumentException("the part size must be 5 MiB (S3's minimum) to 1 GiB (a part is held in memory while it "
+                    + "uploads), not " + partSize);
         }
     }
 

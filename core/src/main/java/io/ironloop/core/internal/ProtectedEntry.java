@@ -1,5 +1,7 @@
 package io.ironloop.core.internal;
 
+import io.ironloop.ConfigurationException;
+import io.ironloop.DirectMemory;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.format.CheckpointReader;
 import io.ironloop.format.ChunkSource;
@@ -143,8 +145,14 @@ public abstract sealed class ProtectedEntry permits ProtectedEntry.ArrayEntry, P
 
     static ByteBuffer allocate(long bytes) {
         checkSize("an entry", bytes);
-        // allocateDirect zero-fills, which touches every page now rather than during the first checkpoint
-        return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            // allocateDirect zero-fills: the first checkpoint pays for touching the pages, the later ones only copy
+            return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+        } catch (OutOfMemoryError e) {
+            throw new ConfigurationException(String.format("a staging copy of %d bytes does not fit the JVM's direct memory (limit %d "
+                    + "bytes, %d in use): raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), lower MAX_IN_FLIGHT or "
+                    + "protect less", bytes, DirectMemory.limit(), DirectMemory.used()), e);
+        }
     }
 
     /** A primitive array. */

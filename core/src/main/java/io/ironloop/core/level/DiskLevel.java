@@ -13,7 +13,6 @@ import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.internal.EntryStream;
 import io.ironloop.core.internal.LineIdentity;
 import io.ironloop.format.CheckpointReader;
-import io.ironloop.format.CorruptCheckpointException;
 import io.ironloop.format.EntryDescriptor;
 import io.ironloop.format.Scope;
 import java.io.IOException;
@@ -393,8 +392,9 @@ public final class DiskLevel implements Level {
                     out.put(id, BlockImage.of(id, readEntry(line, entryName(id)).orElseThrow(
                             () -> new IronloopException(line.dataFile() + " lost its entry " + entryName(id)))));
                     continue;
-                } catch (CorruptCheckpointException e) {
-                    why = "disk line " + line.dataFile() + " in " + store.location() + " is damaged: " + e.getMessage();
+                } catch (IronloopException | IOException e) {
+                    // damaged, lost an entry, or gone since it was listed: its group's parity may still rebuild it
+                    why = "disk line " + line.dataFile() + " in " + store.location() + " cannot be read: " + e.getMessage();
                     damaged.add(StoreCatalog.rankOf(line.series()));
                 }
             }

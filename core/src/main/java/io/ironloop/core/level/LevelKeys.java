@@ -27,8 +27,8 @@ public final class LevelKeys {
             "object-store endpoint URL for S3-compatible servers (path-style requests); unset: AWS for S3_REGION");
     public static final ParameterKey<String> S3_REGION = ParameterKey.string("S3_REGION", "us-east-1",
             "object-store region (request signing)");
-    public static final ParameterKey<Long> S3_PART_SIZE = ParameterKey.size("S3_PART_SIZE", 8L << 20, 5L << 20, 5L << 30,
-            "object-store multipart part size: the unit of upload, checksum and resumption");
+    public static final ParameterKey<Long> S3_PART_SIZE = ParameterKey.size("S3_PART_SIZE", 8L << 20, 5L << 20, 1L << 30,
+            "object-store multipart part size: the unit of upload, checksum and resumption (5 MiB, S3's minimum, to 1 GiB: a part is held in memory while it uploads)");
     public static final ParameterKey<Long> S3_RETAIN_LINES = ParameterKey.integer("S3_RETAIN_LINES", 2L, 1,
             "committed lines the object-store level keeps per series and settings fingerprint");
 

@@ -93,6 +93,10 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
             memorySaved(SaveReport.of(e.iteration(), e.level(), e.blocking(), e.bytes()));
             return;
         }
+        if (event instanceof RuntimeEvent.Snapshotted || event instanceof RuntimeEvent.Handshake || event instanceof RuntimeEvent.FailureSaved
+                || event instanceof RuntimeEvent.TriggerSaved) {
+            return; // the launcher has no use for them; they must not flush the in-memory saves pending either
+        }
         sendPendingSaves(event instanceof RuntimeEvent.IterationStarted);
         if (event instanceof RuntimeEvent.IterationStarted e) {
             link.iteration(e.iteration());
@@ -135,7 +139,6 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         } else if (event instanceof RuntimeEvent.ApplicationFailed e) {
             link.error(e.error());
         }
-        // Snapshotted, Handshake, FailureSaved, TriggerSaved: the launcher has no use for them
     }
 
     /** Sends the in-memory snapshots pending, if any, at once. */

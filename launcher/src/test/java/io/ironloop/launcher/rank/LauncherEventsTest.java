@@ -91,7 +91,10 @@ class LauncherEventsTest {
                 "{\"type\":\"saved\",\"iteration\":10,\"level\":\"disk\",\"blocking_s\":0.0,\"bytes\":9000}");
     }
 
+    /** A block loop's snapshot as it publishes it: captured, agreed, then saved in memory. */
     private void memory(long iteration) {
+        subscriber.accept(new RuntimeEvent.Snapshotted(StateKind.BLOCKS, iteration, Duration.ofMillis(1), 1000));
+        subscriber.accept(new RuntimeEvent.Handshake(iteration, true, Duration.ofMillis(1)));
         subscriber.accept(new RuntimeEvent.Saved(StateKind.BLOCKS, iteration, RuntimeEvent.Saved.MEMORY, Duration.ZERO,
                 Duration.ofMillis(2), 1000));
     }
