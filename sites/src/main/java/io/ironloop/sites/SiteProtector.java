@@ -384,17 +384,29 @@ public final class SiteProtector implements AutoCloseable {
     private void recover(String failed) {
         long start = System.nanoTime();
         try {
-            Topology before = table;
-            Topology.Move move = before.replace(failed);
-            Store target = move.target().equals(config.site()) ? siteStore
-                    : new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(), ProtectorStore.Scope.SITE,
-                            config.secret(), config.timeout());
+            Topology plan = table;
+            Topology.Move move;
             SiteRecovery.Placed placed;
-            try {
-                placed = SiteRecovery.place(heldCopies(failed), target, move);
-            } finally {
-                if (target != siteStore) {
-                    target.close();
+            for (int tries = 1;; tries++) {
+                move = plan.replace(failed);
+                try {
+                    placed = place(failed, move);
+                    break;
+                } catch (IOException e) {
+                    // nobody watches a spare site: a dead one is found only here. One that does not answer is dropped and
+                    // the next spare (or this site) takes the ranks; one that answers gets two more tries
+                    if (move.kind() != Topology.Kind.SPARE_SITE) {
+                        throw e;
+                    }
+                    if (tries < 3 && ping(move.target())) {
+                        LOG.warn("site {}: placing site {} on spare site {} failed ({}); trying again", config.site(), failed,
+                                move.target(), e.toString());
+                        continue;
+                    }
+                    LOG.warn("site {}: the spare site {} cannot take site {}'s ranks ({}): it leaves the table and they go elsewhere",
+                            config.site(), move.target(), failed, e.toString());
+                    plan = plan.withoutSpare(move.target());
+                    tries = 0;
                 }
             }
             adoptAnnounced(move.after());
@@ -410,6 +422,17 @@ public final class SiteProtector implements AutoCloseable {
             events.accept(new SiteEvent.Recovered(config.site(), move, placed.series(), placed.lines(), placed.newestIteration(), took));
         } catch (IOException | RuntimeException e) {
             LOG.error("site {}: recovery of site {} failed: {}", config.site(), failed, e.toString(), e);
+        }
+    }
+
+    /** Places the lines this protector holds for {@code failed} in the store of the site the move sends its ranks to. */
+    private SiteRecovery.Placed place(String failed, Topology.Move move) throws IOException {
+        if (move.target().equals(config.site())) {
+            return SiteRecovery.place(heldCopies(failed), siteStore, move);
+        }
+        try (Store target = new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(),
+                ProtectorStore.Scope.SITE, config.secret(), config.timeout())) {
+            return SiteRecovery.place(heldCopies(failed), target, move);
         }
     }
 

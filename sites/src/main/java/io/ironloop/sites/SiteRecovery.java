@@ -2,6 +2,7 @@ package io.ironloop.sites;
 
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.level.LineFallback;
 import io.ironloop.core.level.RemoteLevel;
 import java.io.IOException;
@@ -41,15 +42,25 @@ public final class SiteRecovery {
      * @param held the copies of the lost site's lines this protector keeps
      * @param target the store of the site taking over
      * @param move the table's move (names the lost site in the log)
-     * @throws IOException if the held store cannot be listed
+     * @throws IOException if the held store cannot be listed, or a series the held store has lines of ends with no
+     *     committed line at the target (the target failed or went away during the copy): a placement that placed
+     *     nothing is never reported as done
      */
     public static Placed place(Store held, Store target, Topology.Move move) throws IOException {
         RemoteLevel level = new RemoteLevel("site", held, Integer.MAX_VALUE); // not closed: the caller owns the held store
+        StoreCatalog heldLines = StoreCatalog.of(held);
+        StoreCatalog targetLines = StoreCatalog.of(target);
         List<String> series = new ArrayList<>();
         int lines = 0;
         long newest = Long.MAX_VALUE;
         for (String s : held.listSeries()) {
             LineFallback.Fetched f = LineFallback.fetchMissing(target, List.of(level), s);
+            // the copy counts damaged lines as skipped and goes on; a target that died mid-copy looks the same, so ask
+            // the target (which throws when it is gone) whether it now holds a line of a series the held store has
+            if (!heldLines.lines(s).isEmpty() && targetLines.lines(s).isEmpty()) {
+                throw new IOException("the site checkpoint of " + s + " (site " + move.failed() + ") could not be placed on "
+                        + move.target() + " (" + target.location() + "): " + f.skipped());
+            }
             if (f.lines().isEmpty()) {
                 continue;
             }

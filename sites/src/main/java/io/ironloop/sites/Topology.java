@@ -279,6 +279,22 @@ public final class Topology {
     }
 
     /**
+     * This table without the spare site {@code name} (version + 1): a spare that does not answer when a lost site's
+     * ranks are to be placed on it leaves the table, so that the next spare, or the lost site's protector, takes them.
+     *
+     * @throws IllegalArgumentException if {@code name} is not a spare site of this table
+     */
+    public Topology withoutSpare(String name) {
+        Site spare = site(name);
+        if (!spare.spare()) {
+            throw new IllegalArgumentException("site " + name + " runs ranks: only a spare site can leave the table this way");
+        }
+        List<Site> rows = new ArrayList<>(sites);
+        rows.remove(spare);
+        return new Topology(rows, version + 1);
+    }
+
+    /**
      * Algorithms 3 and 4 on the table: moves the ranks of a lost site. The first spare site takes the lost site's row
      * (its place in the ring, its ranks); without a spare, the lost site's protector takes its ranks and the ring
      * loses a row. The lost site leaves the table.
