@@ -71,6 +71,17 @@ class TopologyTest {
     }
 
     @Test
+    void withoutSpare_theNextMoveGoesToTheProtectorSite_aRankingSiteCannotLeaveThisWay() {
+        Topology t = table1().withoutSpare("spare");
+        assertThat(t.version()).isEqualTo(table1().version() + 1);
+        assertThat(t.spares()).isEmpty();
+        Topology.Move move = t.replace("Y");
+        assertThat(move.kind()).isEqualTo(Topology.Kind.PROTECTOR_SITE);
+        assertThat(move.target()).isEqualTo("X");
+        assertThatThrownBy(() -> table1().withoutSpare("Y")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Y");
+    }
+
+    @Test
     void encode_parse_roundTripWithProtectors() {
         Topology t = table1().withProtectors(java.util.Map.of("X", "10.0.0.1:7000", "spare", "10.0.0.4:7000"));
         assertThat(Topology.parse(t.encode())).isEqualTo(t);
