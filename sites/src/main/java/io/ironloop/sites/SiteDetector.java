@@ -19,6 +19,11 @@ import java.util.Objects;
  * {@code timeout} — is the one cut off, and stops itself ({@link Action.StopSelf}), as RADIC prescribes. In a ring
  * of two sites no third party exists: Y is then declared failed on X's observation alone, which the action says.
  *
+ * <p>The same rule watches the nodes of one site (RADIC's node level, {@link NodeProtector}): built on a ring of node
+ * names ({@link #SiteDetector(String, List, Duration, long)}) instead of a table, a node is declared failed only when
+ * both its ring neighbours have lost it — its watcher, and the node on its other side, asked to check it — and a node
+ * protector that has lost both neighbours stops itself. One definition of the rule serves both levels.
+ *
  * <p>Threading: not thread-safe; one caller (the protector's loop) drives it.
  */
 public final class SiteDetector {
@@ -55,7 +60,8 @@ public final class SiteDetector {
 
     private final String self;
     private final long timeoutNanos;
-    private Topology topology;
+    private Topology topology; // null for a ring of nodes
+    private List<String> ring;
     private State state = State.WATCHING;
     private long lastHeard;
     private long lastAcked;
@@ -70,12 +76,31 @@ public final class SiteDetector {
      * @throws IllegalArgumentException if {@code timeout} is not positive or {@code self} is not in the ring
      */
     public SiteDetector(String self, Topology topology, Duration timeout, long nowNanos) {
+        this(self, timeout);
+        topology(topology, nowNanos);
+    }
+
+    /**
+     * A detector on a ring of names rather than a table: the nodes of one site ({@link NodeProtector}). Each member
+     * watches the one after it in {@code ring} and sends heartbeats to the one before it.
+     *
+     * @param self this member, in {@code ring}
+     * @param ring the members in ring order
+     * @param timeout silence after which a neighbour is suspected
+     * @param nowNanos the current time, on the caller's monotonic clock
+     * @throws IllegalArgumentException if {@code timeout} is not positive or {@code self} is not in {@code ring}
+     */
+    public SiteDetector(String self, List<String> ring, Duration timeout, long nowNanos) {
+        this(self, timeout);
+        ring(ring, nowNanos);
+    }
+
+    private SiteDetector(String self, Duration timeout) {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the detection timeout must be positive, got " + timeout);
         }
         this.self = Objects.requireNonNull(self, "self");
         this.timeoutNanos = timeout.toNanos();
-        topology(topology, nowNanos);
     }
 
     /** This protector's site. */
@@ -88,19 +113,28 @@ public final class SiteDetector {
         return state;
     }
 
-    /** The table the detector works on. */
+    /** The table the detector works on; null for a detector on a ring of nodes. */
     public Topology topology() {
         return topology;
     }
 
+    /** The ring the detector works on: the table's running sites, or the nodes it was given. */
+    public List<String> ring() {
+        return ring;
+    }
+
     /** The site this protector watches (the next one in the ring), or itself when it is the only one. */
     public String watched() {
-        return topology.protectedBy(self).name();
+        return after(self);
     }
 
     /** The site this protector sends heartbeats to (the previous one in the ring). */
     public String protector() {
-        return topology.protectorOf(self).name();
+        return ring.get(Math.floorMod(ring.indexOf(self) - 1, ring.size()));
+    }
+
+    private String after(String member) {
+        return ring.get(Math.floorMod(ring.indexOf(member) + 1, ring.size()));
     }
 
     /**
@@ -127,20 +161,20 @@ public final class SiteDetector {
      */
     public List<Action> tick(long nowNanos) {
         List<Action> out = new ArrayList<>();
-        if (state == State.STOPPED || state == State.DECLARED || topology.ring().size() < 2) {
+        if (state == State.STOPPED || state == State.DECLARED || ring.size() < 2) {
             return out;
         }
         boolean watchedSilent = nowNanos - lastHeard > timeoutNanos;
         boolean protectorSilent = nowNanos - lastAcked > timeoutNanos;
-        if (watchedSilent && protectorSilent && topology.ring().size() > 2) { // in a ring of two both neighbours are one site
+        if (watchedSilent && protectorSilent && ring.size() > 2) { // in a ring of two both neighbours are one site
             state = State.STOPPED;
-            out.add(new Action.StopSelf("site " + self + " lost both neighbours: no heartbeat from " + watched() + " and no answer from "
+            out.add(new Action.StopSelf((topology == null ? "node " : "site ") + self + " lost both neighbours: no heartbeat from " + watched() + " and no answer from "
                     + protector() + " for " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; it is the one cut off"));
             return out;
         }
         if (watchedSilent && state == State.WATCHING) {
             String target = watched();
-            String third = topology.protectedBy(target).name();
+            String third = after(target);
             if (third.equals(self)) { // a ring of two: nobody else to ask
                 state = State.DECLARED;
                 out.add(new Action.DeclareFailed(target, ""));
@@ -185,6 +219,24 @@ public final class SiteDetector {
             throw new IllegalArgumentException("site " + self + " is not in the ring of " + next);
         }
         this.topology = next;
+        this.ring = next.ring().stream().map(Topology.Site::name).toList();
+        restart(nowNanos);
+    }
+
+    /**
+     * A new ring of names (a node left the site's ring): new neighbours, both taken as heard now.
+     *
+     * @throws IllegalArgumentException if {@code self} is not in {@code next}
+     */
+    public void ring(List<String> next, long nowNanos) {
+        if (!next.contains(self) || new java.util.HashSet<>(next).size() != next.size()) {
+            throw new IllegalArgumentException(self + " is not once in the ring " + next);
+        }
+        this.ring = List.copyOf(next);
+        restart(nowNanos);
+    }
+
+    private void restart(long nowNanos) {
         this.lastHeard = nowNanos;
         this.lastAcked = nowNanos;
         if (state != State.STOPPED) {

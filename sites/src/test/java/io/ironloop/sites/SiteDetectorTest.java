@@ -29,6 +29,13 @@ class SiteDetectorTest {
         final List<String> log = new ArrayList<>();
         long now;
 
+        /** A ring of node names ({@link NodeProtector}'s level), in ring order: each watches the next. */
+        Ring(List<String> nodes) {
+            for (String n : nodes) {
+                detectors.put(n, new SiteDetector(n, nodes, TIMEOUT, 0));
+            }
+        }
+
         Ring(String... sites) {
             List<RankPlace> places = new ArrayList<>();
             for (int i = 0; i < sites.length; i++) {
