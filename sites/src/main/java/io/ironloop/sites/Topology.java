@@ -108,12 +108,21 @@ public final class Topology {
     public record Move(String failed, String target, Kind kind, List<Integer> ranks, Topology after) {
     }
 
+    /** The line prefix of a node protector's address in {@link #encode()}'s text. */
+    private static final String NODE_LINE = "node\t";
+
     private final List<Site> sites;
     private final long version;
+    private final Map<String, String> nodeProtectors; // node -> host:port of its node protector, in insertion order
 
     private Topology(List<Site> sites, long version) {
+        this(sites, version, Map.of());
+    }
+
+    private Topology(List<Site> sites, long version, Map<String, String> nodeProtectors) {
         this.sites = List.copyOf(sites);
         this.version = version;
+        this.nodeProtectors = Collections.unmodifiableMap(new LinkedHashMap<>(nodeProtectors));
         Map<String, Site> seen = new LinkedHashMap<>();
         TreeSet<Integer> ranks = new TreeSet<>();
         for (Site s : this.sites) {
@@ -275,7 +284,84 @@ public final class Topology {
         for (Site s : sites) {
             rows.add(addresses.containsKey(s.name()) ? s.withProtector(addresses.get(s.name())) : s);
         }
-        return new Topology(rows, version);
+        return new Topology(rows, version, nodeProtectors);
+    }
+
+    /**
+     * This table with the node protectors' addresses given (node name to {@code host:port}; RADIC's node level, {@link
+     * NodeProtector}); other entries unchanged.
+     */
+    public Topology withNodeProtectors(Map<String, String> addresses) {
+        Map<String, String> all = new LinkedHashMap<>(nodeProtectors);
+        all.putAll(addresses);
+        return new Topology(sites, version, all);
+    }
+
+    /**
+     * The node protectors of a site: its nodes that have one, in node order, with their {@code host:port}. Empty when
+     * the site runs no node level (one node, or a table without node addresses).
+     *
+     * @throws NoSuchElementException if the table has no such site
+     */
+    public Map<String, String> nodeProtectors(String site) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String n : site(site).nodes()) {
+            if (nodeProtectors.containsKey(n)) {
+                out.put(n, nodeProtectors.get(n));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A node of a site, not its controller, is lost (its two ring neighbours both lost it): it leaves the site's row
+     * and its node protector's address the table. The site keeps its ranks, its controller and its place in the ring.
+     *
+     * @param site a site of the table
+     * @param node one of its nodes, not the controller (see {@link #failover})
+     * @return the next table (version + 1)
+     * @throws IllegalArgumentException if {@code node} is not a node of {@code site} or is its controller
+     */
+    public Topology nodeLost(String site, String node) {
+        Site row = site(site);
+        if (row.controller().equals(node)) {
+            throw new IllegalArgumentException("node " + node + " is the controller of site " + site + ": fail its cluster protector over"
+                    + " to another node with failover(site, newController, newProtector)");
+        }
+        return withoutNode(row, node, row.controller(), row.protector());
+    }
+
+    /**
+     * Controller failover: the controller node of a site is lost and {@code newController}, another of its nodes, runs
+     * the site's cluster protector from now on, at {@code newProtector}. The lost node leaves the row and its node
+     * protector's address the table; the site keeps its ranks and its place in the ring.
+     *
+     * @param site a site of the table
+     * @param newController another node of the site
+     * @param newProtector the new cluster protector's {@code host:port}
+     * @return the next table (version + 1)
+     * @throws IllegalArgumentException if {@code newController} is not another node of the site
+     */
+    public Topology failover(String site, String newController, String newProtector) {
+        Site row = site(site);
+        if (row.controller().equals(newController) || !row.nodes().contains(newController)) {
+            throw new IllegalArgumentException("node " + newController + " is not another node of site " + site + " " + row.nodes()
+                    + " (controller " + row.controller() + ")");
+        }
+        return withoutNode(row, row.controller(), newController, Objects.requireNonNull(newProtector, "newProtector"));
+    }
+
+    private Topology withoutNode(Site row, String node, String controller, String protector) {
+        if (!row.nodes().contains(node)) {
+            throw new IllegalArgumentException("node " + node + " is not a node of site " + row.name() + " " + row.nodes());
+        }
+        List<String> nodes = new ArrayList<>(row.nodes());
+        nodes.remove(node);
+        List<Site> rows = new ArrayList<>(sites);
+        rows.set(rows.indexOf(row), new Site(row.name(), nodes, controller, protector, row.ranks(), row.spare()));
+        Map<String, String> addresses = new LinkedHashMap<>(nodeProtectors);
+        addresses.remove(node);
+        return new Topology(rows, version + 1, addresses);
     }
 
     /**
@@ -317,7 +403,7 @@ public final class Topology {
             Site spare = spares.get(0);
             rows.remove(spare);
             rows.set(rows.indexOf(lost), new Site(spare.name(), spare.nodes(), spare.controller(), spare.protector(), lost.ranks(), false));
-            return new Move(failed, spare.name(), Kind.SPARE_SITE, lost.ranks(), new Topology(rows, version + 1));
+            return new Move(failed, spare.name(), Kind.SPARE_SITE, lost.ranks(), new Topology(rows, version + 1, nodeProtectors));
         }
         Site protector = protectorOf(failed);
         List<Integer> merged = new ArrayList<>(protector.ranks());
@@ -325,11 +411,14 @@ public final class Topology {
         rows.set(rows.indexOf(protector), new Site(protector.name(), protector.nodes(), protector.controller(), protector.protector(),
                 merged, false));
         rows.remove(lost);
-        Topology after = new Topology(rows, version + 1);
+        Topology after = new Topology(rows, version + 1, nodeProtectors);
         return new Move(failed, protector.name(), after.ring().size() == 1 ? Kind.EXPOSED : Kind.PROTECTOR_SITE, lost.ranks(), after);
     }
 
-    /** The table as text, one row per line (see {@link #parse}): what protectors send each other after a recovery. */
+    /**
+     * The table as text, one row per line (see {@link #parse}), then one line {@code node NAME host:port} per node
+     * protector: what protectors send each other after a recovery or a controller failover.
+     */
     public String encode() {
         StringBuilder b = new StringBuilder("version " + version + "\n");
         for (Site s : sites) {
@@ -337,6 +426,7 @@ public final class Topology {
                     .append(String.join(",", s.nodes())).append('\t').append(s.protector().isEmpty() ? "-" : s.protector()).append('\t')
                     .append(s.ranks().isEmpty() ? "-" : String.join(",", s.ranks().stream().map(String::valueOf).toList())).append('\n');
         }
+        nodeProtectors.forEach((node, address) -> b.append(NODE_LINE).append(node).append('\t').append(address).append('\n'));
         return b.toString();
     }
 
@@ -351,15 +441,20 @@ public final class Topology {
             throw new IllegalArgumentException("not a site table (no 'version' line): " + text);
         }
         List<Site> rows = new ArrayList<>();
+        Map<String, String> nodes = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             String[] f = lines[i].split("\t");
+            if (lines[i].startsWith(NODE_LINE) && f.length == 3) { // a node protector's address
+                nodes.put(f[1], f[2]);
+                continue;
+            }
             if (f.length != 6) {
                 throw new IllegalArgumentException("site table line " + (i + 1) + " has " + f.length + " fields, expected 6: " + lines[i]);
             }
             List<Integer> ranks = f[5].equals("-") ? List.of() : java.util.Arrays.stream(f[5].split(",")).map(Integer::valueOf).toList();
             rows.add(new Site(f[0], List.of(f[3].split(",")), f[2], f[4].equals("-") ? "" : f[4], ranks, f[1].equals("spare")));
         }
-        return new Topology(rows, Long.parseLong(lines[0].substring("version ".length()).trim()));
+        return new Topology(rows, Long.parseLong(lines[0].substring("version ".length()).trim()), nodes);
     }
 
     /** The table laid out as the paper's Table 1: number, site, nodes, controller node, cluster protector. */
@@ -380,12 +475,12 @@ public final class Topology {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Topology t && t.version == version && t.sites.equals(sites);
+        return o instanceof Topology t && t.version == version && t.sites.equals(sites) && t.nodeProtectors.equals(nodeProtectors);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sites, version);
+        return Objects.hash(sites, version, nodeProtectors);
     }
 
     @Override

@@ -89,6 +89,35 @@ class TopologyTest {
     }
 
     @Test
+    void failover_controllerLost_nextNodeRunsTheProtector_nodeAddressesFollow_roundTrip() {
+        Topology t = table1().withProtectors(java.util.Map.of("Y", "10.0.0.2:7000"))
+                .withNodeProtectors(java.util.Map.of("D", "10.0.0.2:7101", "E", "10.0.0.3:7101", "F", "10.0.0.4:7101"));
+        assertThat(t.nodeProtectors("Y")).containsExactly(java.util.Map.entry("D", "10.0.0.2:7101"), java.util.Map.entry("E", "10.0.0.3:7101"),
+                java.util.Map.entry("F", "10.0.0.4:7101"));
+        assertThat(t.nodeProtectors("X")).isEmpty();
+        assertThat(Topology.parse(t.encode())).isEqualTo(t);
+
+        Topology after = t.failover("Y", "E", "10.0.0.3:7000");
+        assertThat(after.version()).isEqualTo(t.version() + 1);
+        assertThat(after.site("Y").controller()).isEqualTo("E");
+        assertThat(after.site("Y").protector()).isEqualTo("10.0.0.3:7000");
+        assertThat(after.site("Y").nodes()).containsExactly("E", "F");
+        assertThat(after.site("Y").ranks()).isEqualTo(t.site("Y").ranks());
+        assertThat(after.nodeProtectors("Y")).containsOnlyKeys("E", "F");
+        assertThat(after.ring()).extracting(Site::name).containsExactly("X", "Y", "Z");
+        assertThat(Topology.parse(after.encode())).isEqualTo(after);
+        // the node addresses survive a site's recovery too
+        assertThat(after.replace("Z").after().nodeProtectors("Y")).containsOnlyKeys("E", "F");
+
+        Topology lessF = after.nodeLost("Y", "F");
+        assertThat(lessF.site("Y").nodes()).containsExactly("E");
+        assertThat(lessF.site("Y").controller()).isEqualTo("E");
+        assertThatThrownBy(() -> lessF.nodeLost("Y", "E")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("controller");
+        assertThatThrownBy(() -> t.failover("Y", "D", "x:1")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another node");
+        assertThatThrownBy(() -> t.nodeLost("Y", "A")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a node");
+    }
+
+    @Test
     void siteOf_environmentOrDefault() {
         io.ironloop.config.ParameterTable keys = io.ironloop.config.ParameterTable.of(io.ironloop.group.GroupKeys.ALL);
         assertThat(Topology.siteOf(io.ironloop.config.Parameters.load(keys, null, java.util.Map.of("IRONLOOP_SITE", "eu-west"),
