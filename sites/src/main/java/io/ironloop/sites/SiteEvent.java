@@ -61,6 +61,18 @@ public sealed interface SiteEvent {
             f.put("took_ms", String.valueOf(e.took().toMillis()));
         } else if (this instanceof Stopped e) {
             f.put("reason", e.reason().replace('\n', ' '));
+        } else if (this instanceof NodeDeclared e) {
+            f.put("node", e.node());
+            f.put("target", e.target());
+            f.put("verified_by", e.verifiedBy().isEmpty() ? "-" : e.verifiedBy());
+        } else if (this instanceof FailedOver e) {
+            f.put("node", e.node());
+            f.put("failed", e.failed());
+            f.put("address", e.address());
+            f.put("table_version", String.valueOf(e.tableVersion()));
+        } else if (this instanceof NodeStopped e) {
+            f.put("node", e.node());
+            f.put("reason", e.reason().replace('\n', ' '));
         }
         return f;
     }
@@ -136,5 +148,23 @@ public sealed interface SiteEvent {
 
     /** This protector stopped: it lost both neighbours, or was closed. */
     record Stopped(String site, String reason) implements SiteEvent {
+    }
+
+    /**
+     * RADIC's node level: the node protector of {@code node} declared {@code target}, another node of the site, failed,
+     * confirmed by {@code verifiedBy} (the target's other ring neighbour; empty in a ring of two nodes).
+     */
+    record NodeDeclared(String site, String node, String target, String verifiedBy) implements SiteEvent {
+    }
+
+    /**
+     * Controller failover: the site's controller node {@code failed} was lost and {@code node} now runs the site's
+     * cluster protector, at {@code address}; the table of version {@code tableVersion} says so and was announced.
+     */
+    record FailedOver(String site, String node, String failed, String address, long tableVersion) implements SiteEvent {
+    }
+
+    /** The node protector of {@code node} stopped: it lost both ring neighbours, or its neighbours declared it failed. */
+    record NodeStopped(String site, String node, String reason) implements SiteEvent {
     }
 }

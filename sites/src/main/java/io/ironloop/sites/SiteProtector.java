@@ -220,26 +220,39 @@ public final class SiteProtector implements AutoCloseable {
             detector = null;
             return;
         }
-        long now = System.nanoTime();
+        String mine = config.table().site(config.site()).protector();
+        String now = next.site(config.site()).protector();
+        if (!now.equals(mine)) { // another node of this site took the cluster protector's role (a controller failover)
+            String reason = "site " + config.site() + "'s cluster protector is now at " + now + " (table v" + next.version()
+                    + "): this one, at " + mine + ", steps down";
+            LOG.warn("{}", reason);
+            events.accept(new SiteEvent.Stopped(config.site(), reason));
+            closeQuietly();
+            return;
+        }
+        long nowNanos = System.nanoTime();
         if (detector == null) {
             // the neighbours' protectors may start later (a JVM each, on a loaded machine): silence counts only after a
             // start grace, or from the first heartbeat heard or acknowledged, whichever comes first
-            detector = new SiteDetector(config.site(), next, config.timeout(), now + config.timeout().multipliedBy(START_GRACE_TIMEOUTS).toNanos());
+            detector = new SiteDetector(config.site(), next, config.timeout(),
+                    nowNanos + config.timeout().multipliedBy(START_GRACE_TIMEOUTS).toNanos());
         } else {
-            detector.topology(next, now);
+            detector.topology(next, nowNanos);
         }
         String to = next.protectorOf(config.site()).name();
+        String toAddress = next.protectorOf(config.site()).protector();
         if (to.equals(config.site())) {
             LOG.warn("site {} is the only site left running ranks: nobody keeps its checkpoints, the job runs on exposed", config.site());
         }
-        if (!to.equals(replicatingTo)) {
+        // a new protecting site, or the same one failed over to another node: its newest lines are shipped there again
+        if (!(to + "@" + toAddress).equals(replicatingTo)) {
             if (replicator != null) {
                 LineReplicator old = replicator;
                 work.execute(old::close);
             }
-            replicatingTo = to;
+            replicatingTo = to + "@" + toAddress;
             replicator = to.equals(config.site()) ? null : new LineReplicator(siteStore, List.of(new RemoteLevel("site",
-                    heldStore(address(next.site(to).protector()), config.site(), config.secret(), config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
+                    heldStore(address(toAddress), config.site(), config.secret(), config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
                 @Override
                 public void copied(String level, LineInfo line, Duration took, long bytes) {
                     events.accept(new SiteEvent.Shipped(config.site(), line.series(), line.iteration(), bytes, took));
@@ -279,20 +292,15 @@ public final class SiteProtector implements AutoCloseable {
         Topology mine = table;
         // a heartbeat may take up to half the timeout on a loaded machine before it counts as lost
         Duration patience = config.heartbeat().compareTo(config.timeout().dividedBy(2)) > 0 ? config.heartbeat() : config.timeout().dividedBy(2);
-        try (ProtectorWire w = ProtectorWire.connect(address(mine.site(to).protector()), config.secret(), patience)) {
-            w.out.writeUTF("HEARTBEAT");
-            w.out.writeUTF(config.site());
-            w.out.writeUTF("-");
-            w.out.writeLong(mine.version());
-            w.expectOk("heartbeat");
-            long theirs = w.in.readLong();
-            String newer = w.in.readUTF();
+        try {
+            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(address(mine.site(to).protector()), config.secret(),
+                    config.site(), mine.version(), patience);
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
             }
-            if (theirs > mine.version()) {
-                adoptAnnounced(Topology.parse(newer)); // error masking on demand
-            } else if (theirs < mine.version()) {
+            if (answer.version() > mine.version()) {
+                adoptAnnounced(Topology.parse(answer.newerTable())); // error masking on demand
+            } else if (answer.version() < mine.version()) {
                 announce(mine, to);
             }
         } catch (IOException e) {
@@ -332,14 +340,8 @@ public final class SiteProtector implements AutoCloseable {
     /** Asks {@code third} whether it reaches {@code target}; an unreachable third party counts as "no". */
     private boolean check(String third, String target) {
         Topology t = table;
-        try (ProtectorWire w = ProtectorWire.connect(address(t.site(third).protector()), config.secret(), config.timeout())) {
-            w.timeout(config.timeout().multipliedBy(3)); // the third party pings the target with the whole timeout first
-            w.out.writeUTF("CHECK");
-            w.out.writeUTF(config.site());
-            w.out.writeUTF("-");
-            w.out.writeUTF(target);
-            w.expectOk("check of " + target);
-            return w.in.readBoolean();
+        try {
+            return ProtectorCalls.check(address(t.site(third).protector()), config.secret(), config.site(), target, config.timeout());
         } catch (IOException e) {
             LOG.warn("site {}: site {} could not be asked to check site {}: {}", config.site(), third, target, e.toString());
             return false;
@@ -410,11 +412,7 @@ public final class SiteProtector implements AutoCloseable {
                 }
             }
             adoptAnnounced(move.after());
-            for (Topology.Site s : move.after().sites()) {
-                if (!s.name().equals(config.site())) {
-                    announce(move.after(), s.name());
-                }
-            }
+            announceEverywhere(move.after());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             LOG.info("site {}: recovered site {} on {} ({}): {} line(s) of {} placed, newest iteration {}; table v{}:\n{}", config.site(),
                     failed, move.target(), move.kind(), placed.lines(), placed.series(), placed.newestIteration(), move.after().version(),
@@ -439,18 +437,35 @@ public final class SiteProtector implements AutoCloseable {
     private void adoptAnnounced(Topology next) {
         adopt(next);
         events.accept(new SiteEvent.TableChanged(config.site(), next));
+        // this site's node protectors keep the newest table too: a controller failover starts from it
+        Map<String, String> nodes = next.has(config.site()) ? next.nodeProtectors(config.site()) : Map.of();
+        if (!nodes.isEmpty() && !closed) {
+            work.execute(() -> nodes.forEach((node, at) -> announce(next, "node " + node, at)));
+        }
+    }
+
+    /** Gives {@code t} to every other site's protector and to this site's node protectors (Algorithm 4). */
+    void announceEverywhere(Topology t) {
+        for (Topology.Site s : t.sites()) {
+            if (!s.name().equals(config.site())) {
+                announce(t, s.name());
+            }
+        }
+        if (t.has(config.site())) {
+            t.nodeProtectors(config.site()).forEach((node, at) -> announce(t, "node " + node, at));
+        }
     }
 
     private void announce(Topology t, String to) {
-        try (ProtectorWire w = ProtectorWire.connect(address(t.site(to).protector()), config.secret(), config.timeout())) {
-            w.out.writeUTF("TABLE");
-            w.out.writeUTF(config.site());
-            w.out.writeUTF("-");
-            w.out.writeUTF(t.encode());
-            w.expectOk("table");
+        announce(t, "site " + to, t.site(to).protector());
+    }
+
+    private void announce(Topology t, String who, String at) {
+        try {
+            ProtectorCalls.announce(address(at), config.secret(), config.site(), t, config.timeout());
         } catch (IOException e) {
-            LOG.info("site {}: the table v{} did not reach site {} ({}); it learns it from its next heartbeat", config.site(), t.version(),
-                    to, e.toString());
+            LOG.info("site {}: the table v{} did not reach {} ({}); it learns it from its next heartbeat", config.site(), t.version(), who,
+                    e.toString());
         }
     }
 
@@ -461,16 +476,7 @@ public final class SiteProtector implements AutoCloseable {
     // ---- serving other protectors
 
     private void acceptLoop() {
-        while (!closed) {
-            try {
-                Socket s = server.accept();
-                connections.execute(() -> serve(s));
-            } catch (IOException e) {
-                if (!closed) {
-                    LOG.warn("site {}: accept failed: {}", config.site(), e.toString());
-                }
-            }
-        }
+        ProtectorCalls.acceptLoop(server, () -> closed, connections, this::serve, "site " + config.site());
     }
 
     /**
@@ -478,18 +484,8 @@ public final class SiteProtector implements AutoCloseable {
      * connection), until the other end closes it or stays silent for the timeout.
      */
     private void serve(Socket s) {
-        try (ProtectorWire w = ProtectorWire.accept(s, config.secret(), config.timeout())) {
-            while (!closed) {
-                String op;
-                try {
-                    w.timeout(config.timeout()); // an operation before may have lengthened it
-                    op = w.in.readUTF();
-                } catch (java.io.EOFException | java.net.SocketTimeoutException e) {
-                    return; // closed, or idle: the client opens another connection when it needs one
-                }
-                serveOne(w, op);
-                w.out.flush();
-            }
+        try {
+            ProtectorCalls.serve(s, config.secret(), config.timeout(), () -> closed, this::serveOne);
         } catch (IOException | RuntimeException e) {
             if (!closed) {
                 LOG.debug("site {}: a connection from {} ended: {}", config.site(), s.getRemoteSocketAddress(), e.toString());
@@ -497,21 +493,16 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
-    private void serveOne(ProtectorWire w, String op) throws IOException {
-        String from = w.in.readUTF();
-        String scope = w.in.readUTF();
+    private void serveOne(ProtectorWire w, String op, String from, String scope) throws IOException {
         switch (op) {
             case "HEARTBEAT" -> {
-                long theirs = w.in.readLong();
                 Topology mine = table;
                 synchronized (this) {
                     if (detector != null) {
                         detector.heartbeatFrom(from, System.nanoTime());
                     }
                 }
-                w.out.writeBoolean(true);
-                w.out.writeLong(mine.version());
-                w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+                ProtectorCalls.answerHeartbeat(w, mine);
             }
             case "PING" -> w.out.writeBoolean(true);
             case "CHECK" -> {
@@ -541,21 +532,25 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code site} is alive as seen from here: its cluster protector answers, or else any of its node
+     * protectors does (its controller may be failing over to another node, which is not a site failure).
+     */
     private boolean ping(String site) {
         Topology t = table;
         if (!t.has(site)) {
             return false;
         }
         // the third party's check decides a declaration: it gets the whole timeout, not one heartbeat
-        try (ProtectorWire w = ProtectorWire.connect(address(t.site(site).protector()), config.secret(), config.timeout())) {
-            w.out.writeUTF("PING");
-            w.out.writeUTF(config.site());
-            w.out.writeUTF("-");
-            w.expectOk("ping");
+        if (ProtectorCalls.ping(address(t.site(site).protector()), config.secret(), config.site(), config.timeout())) {
             return true;
-        } catch (IOException e) {
-            return false;
         }
+        for (String at : t.nodeProtectors(site).values()) {
+            if (ProtectorCalls.ping(address(at), config.secret(), config.site(), config.timeout())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void closeQuietly() {
@@ -585,7 +580,8 @@ public final class SiteProtector implements AutoCloseable {
         siteStore.close();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    /** Names the threads of a protector; they are daemons. */
+    static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);

@@ -1,0 +1,140 @@
+package io.ironloop.sites;
+
+import io.ironloop.group.launch.JobSecret;
+import io.ironloop.sites.internal.ProtectorWire;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The calls a protector — a site's cluster protector ({@link SiteProtector}) or a node protector ({@link NodeProtector})
+ * — makes on another over {@link ProtectorWire}, and the loop that serves them: one definition of each message for
+ * both levels. Every request is an operation name, the caller's name (a site or a node), a scope, then its fields.
+ */
+final class ProtectorCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(ProtectorCalls.class);
+    private ProtectorCalls() {
+    }
+
+    /**
+     * A heartbeat's answer.
+     *
+     * @param version the table version the receiver holds
+     * @param newerTable its table's text when newer than the sender's, else empty
+     */
+    record HeartbeatAnswer(long version, String newerTable) {
+    }
+
+    /** Serves one operation of a connection; the operation name and the caller's name and scope are already read. */
+    interface Handler {
+        void serve(ProtectorWire w, String op, String from, String scope) throws IOException;
+    }
+
+    /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds. */
+    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, String from, long version, Duration patience) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, patience)) {
+            w.out.writeUTF("HEARTBEAT");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.out.writeLong(version);
+            w.expectOk("heartbeat");
+            return new HeartbeatAnswer(w.in.readLong(), w.in.readUTF());
+        }
+    }
+
+    /** The receiver's side of {@link #heartbeat}: answers {@code mine}'s version, and its text if newer than the sender's. */
+    static void answerHeartbeat(ProtectorWire w, Topology mine) throws IOException {
+        long theirs = w.in.readLong();
+        w.out.writeBoolean(true);
+        w.out.writeLong(mine.version());
+        w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+    }
+
+    /** {@code PING}: whether a protector at {@code to} answers within {@code timeout}. */
+    static boolean ping(InetSocketAddress to, JobSecret secret, String from, Duration timeout) {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, timeout)) {
+            w.out.writeUTF("PING");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.expectOk("ping");
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * {@code CHECK}: asks the third party at {@code third} whether it reaches {@code target} (Algorithm 2's
+     * verification).
+     *
+     * @throws IOException if the third party cannot be asked
+     */
+    static boolean check(InetSocketAddress third, JobSecret secret, String from, String target, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(third, secret, timeout)) {
+            w.timeout(timeout.multipliedBy(3)); // the third party pings the target with the whole timeout first
+            w.out.writeUTF("CHECK");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.out.writeUTF(target);
+            w.expectOk("check of " + target);
+            return w.in.readBoolean();
+        }
+    }
+
+    /** {@code TABLE}: gives {@code t} to the protector at {@code to}, which adopts it if newer than its own. */
+    static void announce(InetSocketAddress to, JobSecret secret, String from, Topology t, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, timeout)) {
+            w.out.writeUTF("TABLE");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.out.writeUTF(t.encode());
+            w.expectOk("table");
+        }
+    }
+
+    /** Accepts connections until {@code closed} says stop, each served on {@code pool}. */
+    static void acceptLoop(ServerSocket server, BooleanSupplier closed, ExecutorService pool, Consumer<Socket> serve, String who) {
+        while (!closed.getAsBoolean()) {
+            try {
+                Socket s = server.accept();
+                pool.execute(() -> serve.accept(s));
+            } catch (IOException | RejectedExecutionException e) {
+                if (!closed.getAsBoolean()) {
+                    LOG.warn("{}: accept failed: {}", who, e.toString());
+                }
+            }
+        }
+    }
+
+    /**
+     * Serves one accepted connection: its operations one after the other (a site's store operations on a line reuse
+     * one connection), until the other end closes it, stays silent for {@code timeout}, or {@code closed} says stop.
+     *
+     * @throws IOException if the connection breaks or does not prove the job secret
+     */
+    static void serve(Socket s, JobSecret secret, Duration timeout, BooleanSupplier closed, Handler handler) throws IOException {
+        try (ProtectorWire w = ProtectorWire.accept(s, secret, timeout)) {
+            while (!closed.getAsBoolean()) {
+                String op;
+                try {
+                    w.timeout(timeout); // an operation before may have lengthened it
+                    op = w.in.readUTF();
+                } catch (EOFException | SocketTimeoutException e) {
+                    return; // closed, or idle: the client opens another connection when it needs one
+                }
+                handler.serve(w, op, w.in.readUTF(), w.in.readUTF());
+                w.out.flush();
+            }
+        }
+    }
+}
