@@ -19,6 +19,12 @@ import java.util.concurrent.CountDownLatch;
  * {@code listening HOST:PORT};
  * logs go to standard error. Runs until killed; exits 3 when it stopped itself (cut off from both neighbours), 2 on a
  * usage error.
+ *
+ * <p>With {@code --node N} it is the protector of node {@code N} of the site instead (RADIC's node level,
+ * {@link NodeProtector}): it listens on {@code N}'s node protector address in the table, and on the controller node it
+ * runs the site's cluster protector too; when the controller node is lost, the node that takes over starts the cluster
+ * protector in its own process (event {@code FailedOver}). {@code listening} then names the node protector's address.
+ * It exits 3 when the node protector stopped itself (cut off from both ring neighbours, or declared failed by them).
  */
 public final class SiteProtectorMain {
     private SiteProtectorMain() {
@@ -37,7 +43,7 @@ public final class SiteProtectorMain {
         for (String k : new String[] {"--site", "--table", "--site-folder", "--held-folder", "--secret-file"}) {
             if (!o.containsKey(k) || args.length % 2 != 0) {
                 System.err.println("usage: SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR --secret-file FILE"
-                        + " [--heartbeat-ms 200] [--timeout-ms 2000]; missing " + k);
+                        + " [--heartbeat-ms 200] [--timeout-ms 2000] [--node N]; missing " + k);
                 System.exit(2);
             }
         }
@@ -45,12 +51,13 @@ public final class SiteProtectorMain {
         SiteProtector.Config config = new SiteProtector.Config(o.get("--site"), table, Path.of(o.get("--site-folder")),
                 Path.of(o.get("--held-folder")), JobSecret.load(Path.of(o.get("--secret-file"))),
                 Duration.ofMillis(Long.parseLong(o.get("--heartbeat-ms"))), Duration.ofMillis(Long.parseLong(o.get("--timeout-ms"))));
+        if (o.containsKey("--node")) {
+            runNode(config, o.get("--node"));
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         try (SiteProtector p = SiteProtector.start(config, e -> {
-            synchronized (System.out) {
-                System.out.println("event " + e.line());
-                System.out.flush();
-            }
+            print(e);
             if (e instanceof SiteEvent.Stopped) {
                 stopped.countDown();
             }
@@ -60,5 +67,35 @@ public final class SiteProtectorMain {
             stopped.await();
         }
         System.exit(3);
+    }
+
+    private static void runNode(SiteProtector.Config config, String node) throws IOException, InterruptedException {
+        String at = config.table().nodeProtectors(config.site()).get(node);
+        if (at == null) {
+            System.err.println("node " + node + " has no node protector of site " + config.site() + " in the table (a 'node' line)");
+            System.exit(2);
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        java.util.function.Consumer<SiteEvent> print = e -> {
+            print(e);
+            if (e instanceof SiteEvent.NodeStopped) {
+                stopped.countDown();
+            }
+        };
+        SiteProtector cluster = config.table().site(config.site()).controller().equals(node) ? SiteProtector.start(config, print) : null;
+        try (NodeProtector p = NodeProtector.start(config, node, SiteProtector.listen(SiteProtector.address(at)),
+                java.util.Optional.ofNullable(cluster), print)) {
+            System.out.println("listening " + p.address());
+            System.out.flush();
+            stopped.await();
+        }
+        System.exit(3);
+    }
+
+    private static void print(SiteEvent e) {
+        synchronized (System.out) {
+            System.out.println("event " + e.line());
+            System.out.flush();
+        }
     }
 }

@@ -1,0 +1,145 @@
+package io.ironloop.sites;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ironloop.core.CheckpointEngine;
+import io.ironloop.core.EngineConfig;
+import io.ironloop.core.Store;
+import io.ironloop.format.Scope;
+import io.ironloop.group.launch.JobSecret;
+import io.ironloop.sites.Topology.RankPlace;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Controller failover with real processes: site X runs on nodes x1 (its controller) and x2, one
+ * {@code SiteProtectorMain --node} JVM each; sites Y and Z run a cluster protector JVM each. SIGKILL to x1's JVM → x2
+ * declares x1, starts X's cluster protector in its own JVM, the table v2 reaches Y and Z, X's next line is shipped to
+ * Z through the new protector, and no site is declared failed.
+ */
+class NodeFailoverProcessTest {
+    private static final long HEARTBEAT_MS = 100;
+    private static final long TIMEOUT_MS = 1500; // as SiteNetnsTest: shorter risks a false declaration at load 30+
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+
+    @AfterEach
+    void killAll() throws InterruptedException {
+        processes.values().forEach(Process::destroyForcibly);
+        for (Process p : processes.values()) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Kernel-chosen loopback ports, released for the protector JVMs to bind. */
+    private static List<String> loopbackAddresses(int n) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(s);
+                out.add("127.0.0.1:" + s.getLocalPort());
+            }
+            return out;
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    private void start(String name, Path table, JobSecret secret, String site, String... extra) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), SiteProtectorMain.class.getName(),
+                "--site", site, "--table", table.toString(), "--site-folder", dir.resolve("site-" + site).toString(), "--held-folder",
+                dir.resolve("held-" + name).toString(), "--secret-file", secret.file().toString(), "--heartbeat-ms",
+                String.valueOf(HEARTBEAT_MS), "--timeout-ms", String.valueOf(TIMEOUT_MS)));
+        cmd.addAll(List.of(extra));
+        processes.put(name, new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start());
+    }
+
+    private static void writeLine(Path folder, long iteration) {
+        double[] state = new double[10_000];
+        java.util.Arrays.fill(state, iteration);
+        try (Store store = Store.directory(folder);
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series("rank-00000").retainLines(10)
+                        .build(), store)) {
+            engine.protect("state", Scope.GLOBAL, state);
+            engine.checkpoint(iteration);
+            engine.awaitDurable();
+        }
+    }
+
+    @Test
+    void controllerJvmKilled_nextNodeRunsTheClusterProtector_tableEverywhere_noSiteDeclared() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        List<String> at = loopbackAddresses(5);
+        Topology table = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "x2", "X"), new RankPlace(2, "y1", "Y"),
+                new RankPlace(3, "z1", "Z")), List.of()).withProtectors(Map.of("X", at.get(0), "Y", at.get(1), "Z", at.get(2)))
+                .withNodeProtectors(Map.of("x1", at.get(3), "x2", at.get(4)));
+        Path tableFile = Files.writeString(dir.resolve("table.txt"), table.encode());
+        writeLine(dir.resolve("site-X"), 1);
+        start("x1", tableFile, secret, "X", "--node", "x1");
+        start("x2", tableFile, secret, "X", "--node", "x2");
+        start("Y", tableFile, secret, "Y");
+        start("Z", tableFile, secret, "Z");
+        for (String p : processes.keySet()) {
+            waitFor(p, "listening", 60_000);
+        }
+        waitFor("x1", "event Shipped site=X series=rank-00000 iteration=1", 30_000); // the rings are up
+
+        processes.get("x1").destroyForcibly(); // SIGKILL: X's controller node, its node and cluster protectors with it
+        assertThat(processes.get("x1").waitFor(10, TimeUnit.SECONDS)).isTrue();
+        waitFor("x2", "event NodeDeclared site=X node=x2 target=x1 verified_by=-", 20_000); // a ring of two nodes
+        waitFor("x2", "event FailedOver site=X node=x2 failed=x1 address=127.0.0.1:", 10_000);
+        for (String s : List.of("Y", "Z")) {
+            waitFor(s, "event TableChanged site=" + s + " table_version=2", 10_000);
+        }
+        writeLine(dir.resolve("site-X"), 2);
+        waitFor("x2", "event Shipped site=X series=rank-00000 iteration=2", 20_000); // to Z, from x2's JVM
+        Topology now = SiteProtector.fetchTable(SiteProtector.address(at.get(2)), secret, java.time.Duration.ofMillis(TIMEOUT_MS));
+        assertThat(now.version()).isEqualTo(2);
+        assertThat(now.site("X").controller()).isEqualTo("x2");
+        assertThat(out("x2")).contains("address=" + now.site("X").protector());
+
+        Thread.sleep(TIMEOUT_MS); // the site ring runs on clean
+        for (String p : List.of("x2", "Y", "Z")) {
+            assertThat(out(p)).as("%s's events", p).doesNotContain("event Declared").doesNotContain("event Stopped")
+                    .doesNotContain("event NodeStopped");
+            assertThat(processes.get(p).isAlive()).isTrue();
+        }
+    }
+
+    private String out(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8);
+    }
+
+    private void waitFor(String name, String text, long millis) throws Exception {
+        long deadline = System.currentTimeMillis() + millis;
+        while (System.currentTimeMillis() < deadline) {
+            if (out(name).contains(text)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(name + " did not print '" + text + "' within " + millis + " ms; it printed:\n" + out(name) + "\nstderr:\n"
+                + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8));
+    }
+}
