@@ -1,5 +1,6 @@
 package io.ironloop.sites;
 
+import io.ironloop.core.Store;
 import io.ironloop.sites.internal.ProtectorWire;
 import io.ironloop.sites.internal.StoreService;
 import java.io.IOException;
@@ -9,6 +10,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -31,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * of the site — starts the site's cluster protector on a new socket of its own, and the table of version + 1 names it
  * ({@link Topology#failover}), announced to every cluster protector and to the site's node protectors. Meanwhile the
  * site is not declared failed: a third site checking it counts it alive when any of its node protectors answers. The
- * site it protects ships its newest lines to the new address at once (the held copies are not mirrored on the backup
- * node: the new cluster protector holds only what is shipped to it from then on).
+ * site checkpoint the site holds for the site it protects survives: the cluster protector mirrors its held copies on
+ * the backup node (the next node after the controller, the one that takes over), whose node protector keeps them in
+ * {@code heldFolder}, where the new cluster protector finds them; and the protected site ships its newest lines to
+ * the new address at once.
  *
  * <p>Every connection proves the job secret ({@link ProtectorWire}). Threading: thread-safe; its threads are daemons;
  * {@link #close()} stops them and the cluster protector it runs.
@@ -51,6 +56,7 @@ public final class NodeProtector implements AutoCloseable {
     private SiteDetector detector; // guarded by this
     private volatile SiteProtector cluster; // the site's cluster protector when it runs on this node
     private volatile boolean closed;
+    private final Map<String, Store> held = new ConcurrentHashMap<>(); // mirrored held copies, by held site
 
     private NodeProtector(SiteProtector.Config config, String node, ServerSocket server, SiteProtector cluster, Consumer<SiteEvent> events) {
         this.config = config;
@@ -339,7 +345,12 @@ public final class NodeProtector implements AutoCloseable {
                 w.out.writeBoolean(true);
                 w.out.writeUTF(table.encode());
             }
-            default -> StoreService.fail(w, "unknown operation " + op + " for a node protector");
+            default -> { // the cluster protector mirrors the site checkpoint it holds here ("HELD", from the held site's name)
+                if (!"HELD".equals(scope) || !StoreService.serve(op, held.computeIfAbsent(from, f -> Store.directory(config.heldFolder()
+                        .resolve(f))), w)) {
+                    StoreService.fail(w, "operation " + op + " on " + scope + " is not served by a node protector");
+                }
+            }
         }
     }
 
@@ -378,5 +389,6 @@ public final class NodeProtector implements AutoCloseable {
         if (c != null) {
             c.close();
         }
+        held.values().forEach(Store::close);
     }
 }

@@ -110,6 +110,9 @@ public final class SiteProtector implements AutoCloseable {
     private SiteDetector detector; // guarded by this
     private LineReplicator replicator; // guarded by this
     private String replicatingTo = ""; // guarded by this
+    private LineReplicator mirror; // guarded by this: the held copies of the watched site, mirrored on the backup node
+    private String mirroring = ""; // guarded by this: SITE@host:port of the mirror, empty without one
+    private final Map<String, Long> mirrored = new HashMap<>(); // guarded by this
     private volatile boolean closed;
 
     private SiteProtector(Config config, ServerSocket server, Consumer<SiteEvent> events) {
@@ -260,6 +263,43 @@ public final class SiteProtector implements AutoCloseable {
             });
             submitted.clear();
         }
+        mirrorOn(next);
+    }
+
+    /**
+     * The held copies of the site this protector watches are mirrored on the site's backup node — the node protector
+     * of the next node after the controller, which takes the cluster protector's role if the controller node is lost
+     * ({@link NodeProtector}) — so that the site checkpoint this site holds survives its controller node.
+     */
+    private void mirrorOn(Topology next) { // guarded by this (from adopt)
+        String held = next.protectedBy(config.site()).name();
+        String backup = backupNode(next);
+        String key = backup == null || held.equals(config.site()) ? "" : held + "@" + backup;
+        if (key.equals(mirroring)) {
+            return;
+        }
+        if (mirror != null) {
+            LineReplicator old = mirror;
+            work.execute(old::close);
+        }
+        mirroring = key;
+        mirrored.clear();
+        mirror = key.isEmpty() ? null : new LineReplicator(heldCopies(held), List.of(new RemoteLevel("mirror", new ProtectorStore(
+                address(backup), held, ProtectorStore.Scope.HELD, config.secret(), config.timeout()), HELD_LINES)), LineReplicator.Listener.NONE);
+    }
+
+    /** The node protector's address of the site's next node after its controller, or null without a node level. */
+    private String backupNode(Topology t) {
+        Topology.Site row = t.site(config.site());
+        Map<String, String> nodes = t.nodeProtectors(config.site());
+        int c = row.nodes().indexOf(row.controller());
+        for (int k = 1; k < row.nodes().size(); k++) {
+            String n = row.nodes().get((c + k) % row.nodes().size());
+            if (nodes.containsKey(n)) {
+                return nodes.get(n);
+            }
+        }
+        return null;
     }
 
     // ---- the protector's loop: heartbeat, detection, shipping
@@ -350,18 +390,31 @@ public final class SiteProtector implements AutoCloseable {
 
     private void ship() {
         LineReplicator r;
+        LineReplicator m;
+        String held;
         synchronized (this) {
             r = replicator;
+            m = mirror;
+            held = mirroring.isEmpty() ? "" : mirroring.substring(0, mirroring.indexOf('@'));
         }
-        if (r == null) {
-            return;
-        }
-        try {
-            StoreCatalog catalog = StoreCatalog.of(siteStore);
+        if (r != null) {
             List<Integer> ranks = table.site(config.site()).ranks();
+            // another site's rank, in a store the sites share, is not this site's: its own protector ships it
+            submitNewest(siteStore, series -> !StoreCatalog.RANK_SERIES.matcher(series).matches() || ranks.contains(StoreCatalog.rankOf(series)),
+                    r, submitted, "the site store " + config.siteFolder());
+        }
+        if (m != null) {
+            submitNewest(heldCopies(held), series -> true, m, mirrored, "the held copies of site " + held);
+        }
+    }
+
+    /** Submits to {@code r} the newest line of each series of {@code store} that {@code ours} accepts and {@code done} lacks. */
+    private void submitNewest(Store store, java.util.function.Predicate<String> ours, LineReplicator r, Map<String, Long> done, String what) {
+        try {
+            StoreCatalog catalog = StoreCatalog.of(store);
             for (String series : catalog.series()) {
-                if (StoreCatalog.RANK_SERIES.matcher(series).matches() && !ranks.contains(StoreCatalog.rankOf(series))) {
-                    continue; // another site's rank, in a store the sites share: its own protector ships it
+                if (!ours.test(series)) {
+                    continue;
                 }
                 List<LineInfo> lines = catalog.lines(series);
                 if (lines.isEmpty()) {
@@ -369,15 +422,15 @@ public final class SiteProtector implements AutoCloseable {
                 }
                 LineInfo newest = lines.get(lines.size() - 1);
                 synchronized (this) {
-                    if (r != replicator || submitted.getOrDefault(series, 0L) >= newest.sequence()) {
+                    if ((r != replicator && r != mirror) || done.getOrDefault(series, 0L) >= newest.sequence()) {
                         continue;
                     }
-                    submitted.put(series, newest.sequence());
+                    done.put(series, newest.sequence());
                 }
                 r.submit(newest);
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warn("site {}: cannot list the site store {}: {}", config.site(), config.siteFolder(), e.toString());
+            LOG.warn("site {}: cannot list {}: {}", config.site(), what, e.toString());
         }
     }
 
@@ -575,6 +628,9 @@ public final class SiteProtector implements AutoCloseable {
         synchronized (this) {
             if (replicator != null) {
                 replicator.close();
+            }
+            if (mirror != null) {
+                mirror.close();
             }
         }
         siteStore.close();

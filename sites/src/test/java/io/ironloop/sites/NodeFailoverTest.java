@@ -117,6 +117,12 @@ class NodeFailoverTest {
         await(e -> shipped(e, "X", "rank-00000", 2), Duration.ofSeconds(20));
         await(e -> shipped(e, "Y", "rank-00003", 2), Duration.ofSeconds(20));
         String oldAddress = start.site("X").protector();
+        // X's cluster protector mirrors the Y lines it holds on its backup node, x2
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003") < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(HEARTBEAT.toMillis());
+        }
+        assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).as("Y's line mirrored on x2").isEqualTo(2);
 
         sites.killNode("X", "x1"); // the controller node: its node protector and the cluster protector of X with it
         SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
@@ -130,12 +136,13 @@ class NodeFailoverTest {
         assertThat(over.address()).isNotEqualTo(oldAddress);
         int failedOver = seen.size();
 
-        // shipping goes on both ways through the new protector: X's new line reaches Z, Y re-ships its newest to X
+        // shipping goes on both ways through the new protector: X's new line reaches Z, Y's new line reaches X at x2
         writeLines(dir.resolve("site-X"), "rank-00000", 3, 3);
-        await(e -> shipped(e, "X", "rank-00000", 3), Duration.ofSeconds(20));
+        writeLines(dir.resolve("site-Y"), "rank-00003", 3, 3);
+        await(e -> shipped(e, "X", "rank-00000", 3), Duration.ofSeconds(20), failedOver);
         assertThat(newestHeld(dir.resolve("held-Z").resolve("X"), "rank-00000")).isEqualTo(3);
-        await(e -> shipped(e, "Y", "rank-00003", 2), Duration.ofSeconds(20), failedOver);
-        assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).isEqualTo(2);
+        await(e -> shipped(e, "Y", "rank-00003", 3), Duration.ofSeconds(20), failedOver);
+        assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).isEqualTo(3);
 
         // Algorithm 4: every cluster protector and every node protector left holds table v2 naming the new address
         for (String s : List.of("X", "Y", "Z")) {
