@@ -377,7 +377,7 @@ public final class Topology {
         }
         List<Site> rows = new ArrayList<>(sites);
         rows.remove(spare);
-        return new Topology(rows, version + 1);
+        return new Topology(rows, version + 1, nodeProtectors);
     }
 
     /**
