@@ -124,6 +124,7 @@ class NodeFailoverTest {
         }
         assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).as("Y's line mirrored on x2").isEqualTo(2);
 
+        long lost = System.nanoTime();
         sites.killNode("X", "x1"); // the controller node: its node protector and the cluster protector of X with it
         SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
         assertThat(declared.node()).isEqualTo("x2"); // the controller's watcher, its next node ...
@@ -135,6 +136,9 @@ class NodeFailoverTest {
         assertThat(over.tableVersion()).isEqualTo(2);
         assertThat(over.address()).isNotEqualTo(oldAddress);
         int failedOver = seen.size();
+        // a figure to re-measure on a quiet machine (docs/sites.md, "Measured"), not asserted: timing on a loaded machine is noise
+        System.err.printf("NodeFailoverTest: FailedOver %d ms after the controller node's protectors stopped (SITE_TIMEOUT %d ms)%n",
+                (System.nanoTime() - lost) / 1_000_000, TIMEOUT.toMillis());
 
         // shipping goes on both ways through the new protector: X's new line reaches Z, Y's new line reaches X at x2
         writeLines(dir.resolve("site-X"), "rank-00000", 3, 3);

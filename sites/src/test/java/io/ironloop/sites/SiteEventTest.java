@@ -33,6 +33,16 @@ class SiteEventTest {
     }
 
     @Test
+    void line_nodeLevel_readsBackTypeAndFields() {
+        assertThat(SiteEvent.parse(new SiteEvent.FailedOver("X", "x2", "x1", "127.0.0.1:4242", 2).line())).isEqualTo(Map.entry("FailedOver",
+                Map.of("site", "X", "node", "x2", "failed", "x1", "address", "127.0.0.1:4242", "table_version", "2")));
+        assertThat(SiteEvent.parse(new SiteEvent.NodeDeclared("X", "x2", "x1", "").line()).getValue()).containsEntry("verified_by", "-")
+                .containsEntry("target", "x1");
+        assertThat(SiteEvent.parse(new SiteEvent.NodeStopped("X", "x3", "node x3 lost both neighbours").line()).getValue())
+                .containsEntry("node", "x3").containsEntry("reason", "node x3 lost both neighbours");
+    }
+
+    @Test
     void line_reasonWithSpaces_isReadToTheEnd() {
         SiteEvent e = new SiteEvent.Stopped("Y", "site Y lost both neighbours: no heartbeat for 2000 ms");
         assertThat(SiteEvent.parse(e.line()).getValue()).containsEntry("reason", "site Y lost both neighbours: no heartbeat for 2000 ms");
