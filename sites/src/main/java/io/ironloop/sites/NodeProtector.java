@@ -259,8 +259,9 @@ public final class NodeProtector implements AutoCloseable {
 
     private void failover(Topology t, String failed) throws IOException {
         long start = System.nanoTime();
+        // on this node's interface, a port the kernel chooses; named by the host others reach this node protector at
         ServerSocket socket = SiteProtector.listen(new InetSocketAddress(server.getInetAddress(), 0));
-        String at = server.getInetAddress().getHostAddress() + ":" + socket.getLocalPort();
+        String at = addressOf(t, node).getHostString() + ":" + socket.getLocalPort();
         Topology next = t.failover(config.site(), node, at);
         SiteProtector p;
         try {
