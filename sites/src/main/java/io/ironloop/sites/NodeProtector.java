@@ -113,7 +113,10 @@ public final class NodeProtector implements AutoCloseable {
         return table;
     }
 
-    /** The site's cluster protector when it runs on this node (from the start, or since a failover), while it runs. */
+    /**
+     * The site's cluster protector this node runs (from the start, or since a failover), until this node protector
+     * stops; it may have stopped itself meanwhile (cut off from both neighbour sites, or superseded).
+     */
     public Optional<SiteProtector> cluster() {
         return Optional.ofNullable(cluster);
     }

@@ -29,8 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster protector of one site (paper 004, Section 3): runs on the site's controller node, next to its ranks.
- * It
+ * The cluster protector of one site (paper 004, Section 3): runs on the site's controller node, next to its ranks (or,
+ * after the controller node was lost, on the node that took over: {@link NodeProtector}). It
  * <ul>
  *   <li>protects (Algorithm 1): copies every line its site's ranks commit in the site store (the series {@code rank-N} of
  *       the ranks the table puts on this site, and every series not named after a rank) to the protector of the
@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  *   <li>recovers (Algorithm 3): places the lost site's lines, which it holds, on the spare site or its own site
  *       ({@link SiteRecovery});</li>
  *   <li>masks (Algorithm 4): announces the new table to every protector; a protector that missed it learns it from the
- *       next heartbeat, and ranks ask any protector for it ({@link #fetchTable}).</li>
+ *       next heartbeat, and ranks ask any protector for it ({@link #fetchTable});</li>
+ *   <li>with a node level: mirrors the site checkpoint it holds on its site's backup node, counts a site alive when any
+ *       of its node protectors answers a check, and steps down when a table names another protector for its site
+ *       ({@link NodeProtector}).</li>
  * </ul>
  * A spare site's protector only serves (it receives the lost site's lines) until a table puts it in the ring.
  *
