@@ -172,6 +172,56 @@ class NodeFailoverTest {
     }
 
     @Test
+    void controllersNodeProtectorLost_itsClusterProtectorStillUp_stepsDownOnceItLearnsTheNewTable() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        // by hand, as LocalSites does, but x1's node protector does not run X's cluster protector: a split brain to resolve
+        Map<String, java.net.ServerSocket> sockets = new java.util.LinkedHashMap<>();
+        Map<String, String> at = new java.util.LinkedHashMap<>();
+        for (String name : List.of("X", "Y", "Z", "x1", "x2", "x3")) {
+            java.net.ServerSocket socket = SiteProtector.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+            sockets.put(name, socket);
+            at.put(name, "127.0.0.1:" + socket.getLocalPort());
+        }
+        Topology table = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "x2", "X"), new RankPlace(2, "x3", "X"),
+                new RankPlace(3, "y1", "Y"), new RankPlace(4, "z1", "Z")), List.of())
+                .withProtectors(Map.of("X", at.get("X"), "Y", at.get("Y"), "Z", at.get("Z")))
+                .withNodeProtectors(Map.of("x1", at.get("x1"), "x2", at.get("x2"), "x3", at.get("x3")));
+        List<AutoCloseable> running = new ArrayList<>();
+        try {
+            for (String site : List.of("X", "Y", "Z")) {
+                running.add(SiteProtector.start(config(site, table, secret, "held-" + site), sockets.get(site), events::add));
+            }
+            List<NodeProtector> nodes = new ArrayList<>();
+            for (String node : List.of("x1", "x2", "x3")) {
+                nodes.add(NodeProtector.start(config("X", table, secret, "held-X-" + node), node, sockets.get(node), java.util.Optional.empty(),
+                        events::add));
+            }
+            running.addAll(nodes);
+            writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
+            await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
+
+            nodes.get(0).close(); // x1's node protector only: X's first cluster protector runs on
+            SiteEvent.FailedOver over = (SiteEvent.FailedOver) await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(15));
+            running.add(nodes.get(1).cluster().orElseThrow());
+            SiteEvent.Stopped down = (SiteEvent.Stopped) await(e -> e instanceof SiteEvent.Stopped, Duration.ofSeconds(10));
+            assertThat(down.site()).isEqualTo("X");
+            assertThat(down.reason()).contains("steps down").contains(over.address()).contains(at.get("X"));
+            assertThat(SiteProtector.fetchTable(SiteProtector.address(at.get("Y")), secret, TIMEOUT).site("X").protector())
+                    .isEqualTo(over.address());
+            events.drainTo(seen);
+            assertThat(seen).noneMatch(e -> e instanceof SiteEvent.Declared);
+        } finally {
+            for (AutoCloseable c : running) {
+                c.close();
+            }
+        }
+    }
+
+    private SiteProtector.Config config(String site, Topology table, JobSecret secret, String held) {
+        return new SiteProtector.Config(site, table, dir.resolve("site-" + site), dir.resolve(held), secret, HEARTBEAT, TIMEOUT);
+    }
+
+    @Test
     void otherNodeLost_leavesTheTable_controllerStays() throws Exception {
         JobSecret secret = JobSecret.create(dir, "job");
         startAll(secret);
