@@ -103,7 +103,8 @@ class NodeFailoverProcessTest {
         for (String p : processes.keySet()) {
             waitFor(p, "listening", 60_000);
         }
-        waitFor("x1", "event Shipped site=X series=rank-00000 iteration=1", 30_000); // the rings are up
+        waitFor("x1", "event Shipped site=X series=rank-00000 iteration=1", 30_000); // the site ring is up
+        Thread.sleep(5 * HEARTBEAT_MS); // a few node heartbeats: a watcher counts silence from the first it heard
 
         processes.get("x1").destroyForcibly(); // SIGKILL: X's controller node, its node and cluster protectors with it
         assertThat(processes.get("x1").waitFor(10, TimeUnit.SECONDS)).isTrue();

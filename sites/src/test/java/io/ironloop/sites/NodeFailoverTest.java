@@ -124,6 +124,7 @@ class NodeFailoverTest {
         }
         assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).as("Y's line mirrored on x2").isEqualTo(2);
 
+        Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
         long lost = System.nanoTime();
         sites.killNode("X", "x1"); // the controller node: its node protector and the cluster protector of X with it
         SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
@@ -200,6 +201,7 @@ class NodeFailoverTest {
             writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
             await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
 
+            Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
             nodes.get(0).close(); // x1's node protector only: X's first cluster protector runs on
             SiteEvent.FailedOver over = (SiteEvent.FailedOver) await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(15));
             running.add(nodes.get(1).cluster().orElseThrow());
@@ -222,12 +224,29 @@ class NodeFailoverTest {
     }
 
     @Test
+    void wholeSiteLost_itsNodeProtectorsWithIt_declaredAsBefore() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        startAll(secret);
+        writeLines(dir.resolve("site-Y"), "rank-00003", 1, 1);
+        await(e -> shipped(e, "Y", "rank-00003", 1), Duration.ofSeconds(20));
+
+        sites.kill("Y"); // every node of Y: no node protector answers for it
+        SiteEvent.Declared declared = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(15));
+        assertThat(declared.site()).isEqualTo("X");
+        assertThat(declared.target()).isEqualTo("Y");
+        assertThat(declared.verifiedBy()).isEqualTo("Z");
+        events.drainTo(seen);
+        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.NodeDeclared);
+    }
+
+    @Test
     void otherNodeLost_leavesTheTable_controllerStays() throws Exception {
         JobSecret secret = JobSecret.create(dir, "job");
         startAll(secret);
         writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
         await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
 
+        Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
         sites.killNode("X", "x3");
         SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
         assertThat(declared.node()).isEqualTo("x1"); // x3's next node, in ring order
