@@ -1,6 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.launcher.rank.SavedLevel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -72,11 +73,9 @@ final class DemoTimeline {
         return switch (e.type()) {
             case "detected" -> "detected the failure of rank" + plural(f.get("failed")) + " " + f.get("failed");
             case "trigger" -> "received " + cause(f.get("cause")) + ": saving its published state";
-            case "saved" -> "local".equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
-                    // in-memory snapshots (reported together, once a second), the second copy of a line rank 0 reports, the
-                    // copies on remote levels: routine
-                    : "memory".equals(f.get("level")) || String.valueOf(f.get("level")).matches("(global|local)-.+") ? null
-                    : "disk".equals(f.get("level")) ? "wrote its blocks' disk line of iteration " + f.get("iteration")
+            case "saved" -> SavedLevel.isRoutine(f.get("level")) ? null
+                    : SavedLevel.LOCAL.equals(f.get("level")) ? "saved its local state (finished tasks) at iteration " + f.get("iteration")
+                    : SavedLevel.DISK.equals(f.get("level")) ? "wrote its blocks' disk line of iteration " + f.get("iteration")
                     : "saved the global state of iteration " + f.get("iteration");
             case "shrunk" -> "shrank the group without rank" + plural(f.get("lost")) + " " + f.get("lost") + " to "
                     + f.get("size") + " ranks in " + seconds(f.get("shrink_s"));

@@ -2,6 +2,7 @@ package io.ironloop.launcher;
 
 import static io.ironloop.launcher.Timeline.fields;
 
+import io.ironloop.launcher.rank.SavedLevel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -69,7 +70,7 @@ final class Halting {
      */
     Optional<String> saved(String level, long iteration, Instant time) {
         if (reason != null || request == null || request.mode() != HaltRequest.Mode.AFTER_NEXT_CHECKPOINT
-                || time.isBefore(seenAt) || !("global".equals(level) || "disk".equals(level))) {
+                || time.isBefore(seenAt) || !SavedLevel.isJobCheckpoint(level)) {
             return Optional.empty();
         }
         return act("after the checkpoint at iteration " + iteration + " as requested");

@@ -10,6 +10,7 @@ import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.launcher.rank.SavedLevel;
 import io.ironloop.examples.quickstart.QuickstartRank;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -374,7 +375,7 @@ public final class OverheadBench {
             // block loops keep their in-memory snapshots to themselves (one per iteration would flood the launcher) and
             // report how many committed in their last line, where both variants count the one at start and the one at
             // the last iteration; they report no completion: their loop ends at the last iteration
-            long saves = app.blocks ? snapshots.get() - 2 : r.events("saved").filter(e -> "global".equals(e.fields().get("level"))).count();
+            long saves = app.blocks ? snapshots.get() - 2 : r.events("saved").filter(e -> SavedLevel.GLOBAL.equals(e.fields().get("level"))).count();
             Optional<Instant> firstIteration = r.events("iteration").map(TimelineEvent::time).min(Comparator.naturalOrder());
             Optional<Instant> complete = r.events(app.blocks ? "iteration" : "complete").map(TimelineEvent::time)
                     .max(Comparator.naturalOrder());

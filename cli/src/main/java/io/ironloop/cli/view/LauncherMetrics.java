@@ -1,6 +1,7 @@
 package io.ironloop.cli.view;
 
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.launcher.rank.SavedLevel;
 import io.ironloop.runtime.internal.metrics.PrometheusEndpoint;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -119,7 +120,7 @@ public final class LauncherMetrics implements Consumer<TimelineEvent>, AutoClose
             case "iteration" -> iteration.accumulateAndGet(e.longField("iteration").orElse(-1), Math::max);
             case "saved" -> {
                 Object level = e.fields().get("level");
-                if (!"local".equals(level) && !String.valueOf(level).startsWith("local-") && !"memory".equals(level)) {
+                if (SavedLevel.isJobCheckpoint(level)) {
                     committed.accumulateAndGet(e.longField("iteration").orElse(-1), Math::max);
                 }
                 boolean first = !levels.levels().containsKey(String.valueOf(level));

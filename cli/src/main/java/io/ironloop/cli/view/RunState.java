@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.launcher.rank.SavedLevel;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,7 +165,7 @@ public final class RunState implements Consumer<TimelineEvent> {
             }
         }
         boolean routine = "iteration".equals(e.type()) || TimelineEvent.RANK_CONNECTED.equals(e.type())
-                || "saved".equals(e.type()) && "memory".equals(f.get("level")); // a block loop's snapshots, every second
+                || "saved".equals(e.type()) && SavedLevel.isRoutine(f.get("level"));
         if (!routine) {
             recent.add(e);
             if (recent.size() > RECENT) {

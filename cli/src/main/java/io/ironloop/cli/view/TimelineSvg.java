@@ -1,6 +1,7 @@
 package io.ironloop.cli.view;
 
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.launcher.rank.SavedLevel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -210,11 +211,10 @@ public final class TimelineSvg {
                 c.close();
             }
             case "saved" -> {
-                if ("memory".equals(f.get("level"))) {
+                if (SavedLevel.MEMORY.equals(f.get("level"))) {
                     return; // a block loop's in-memory snapshots, every few iterations: the dashboard counts them, the picture does not
                 }
-                boolean local = "local".equals(f.get("level")) || String.valueOf(f.get("level")).startsWith("local-");
-                Mark m = local ? Mark.LOCAL_CHECKPOINT : Mark.CHECKPOINT;
+                Mark m = SavedLevel.isLocal(f.get("level")) ? Mark.LOCAL_CHECKPOINT : Mark.CHECKPOINT;
                 c.open(m, e, "checkpoint (" + f.get("level") + ") of iteration " + f.get("iteration"));
                 c.out.append(String.format(Locale.ROOT, "<path d=\"M%.1f %.1f l5 5 l-5 5 l-5 -5 z\" fill=\"%s\" stroke=\"#ffffff\""
                         + " stroke-width=\"0.5\"/>", x, y - 5, m.colour));

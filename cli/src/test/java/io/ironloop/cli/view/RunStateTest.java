@@ -107,4 +107,28 @@ class RunStateTest {
         assertThat(n.get("overhead").get("blocking_s").asDouble()).isEqualTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(n.get("overhead").get("blocking_fraction").asDouble()).isEqualTo(0.04, org.assertj.core.data.Offset.offset(1e-9));
     }
+
+    @Test
+    void recentEvents_routineSaves_leftOutButCounted() throws Exception {
+        TimelineEvent.Source rank = TimelineEvent.Source.RANK;
+        RunState s = new RunState(java.time.Clock.fixed(t0.plusSeconds(10), java.time.ZoneOffset.UTC));
+        List.of(at(0, TimelineEvent.Source.SUPERVISOR, -1, TimelineEvent.JOB_STARTED, Map.of("job", "j4", "ranks", 2)),
+                at(100, rank, 0, "saved", Map.of("iteration", 4, "level", "global")),
+                at(110, rank, 1, "saved", Map.of("iteration", 4, "level", "global-copy")),
+                at(120, rank, 0, "saved", Map.of("iteration", 4, "level", "global-shared")),
+                at(130, rank, 1, "saved", Map.of("iteration", 4, "level", "local-s3")),
+                at(140, rank, 0, "saved", Map.of("iteration", 6, "level", "memory")),
+                at(150, rank, 1, "saved", Map.of("iteration", 4, "level", "local"))).forEach(s);
+
+        JsonNode n = new ObjectMapper().readTree(s.json());
+        List<String> recentSaves = new java.util.ArrayList<>();
+        n.get("recent").forEach(e -> {
+            if (e.get("type").asText().equals("saved")) {
+                recentSaves.add(e.get("fields").asText().replaceAll(".*level=([^,}]+).*", "$1"));
+            }
+        });
+        assertThat(recentSaves).as("the lines a job restarts from, not their copies or the in-memory snapshots")
+                .containsExactly("global", "local");
+        assertThat(n.get("overhead").get("checkpoints").asLong()).as("every save still counts").isEqualTo(6);
+    }
 }

@@ -25,9 +25,7 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><td>{@link RuntimeEvent.IterationStarted}</td><td>{@code iteration}</td><td>{@code iteration} (may wait:
  *       the launcher injects faults here)</td></tr>
  *   <tr><td>{@link RuntimeEvent.Saved}</td><td>{@code saved} ({@link SaveReport})</td><td>{@code iteration},
- *       {@code level}: {@code global} (rank 0's series on disk), {@code global-copy} (the second copy), {@code local},
- *       and {@code global-L}, {@code local-L} for their copies on a remote level {@code L} ({@code shared}, {@code s3});
- *       for blocks {@code memory} and {@code disk}; {@code blocking_s} and {@code bytes} ({@link RuntimeEvent.Saved#blocking},
+ *       {@code level} ({@link SavedLevel#of}); {@code blocking_s} and {@code bytes} ({@link RuntimeEvent.Saved#blocking},
  *       {@link RuntimeEvent.Saved#bytes}). A block loop's in-memory snapshots, taken every few iterations, go
  *       together: the first at once, then at most one message a second with {@code saves} (how many), the sums
  *       and the newest iteration; what is pending goes before any other message and when the application's
@@ -89,8 +87,8 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
 
     @Override
     public void accept(RuntimeEvent event) {
-        if (event instanceof RuntimeEvent.Saved e && e.kind() == StateKind.BLOCKS && RuntimeEvent.Saved.MEMORY.equals(e.level())) {
-            memorySaved(SaveReport.of(e.iteration(), e.level(), e.blocking(), e.bytes()));
+        if (event instanceof RuntimeEvent.Saved e && SavedLevel.MEMORY.equals(SavedLevel.of(e))) {
+            memorySaved(SaveReport.of(e.iteration(), SavedLevel.MEMORY, e.blocking(), e.bytes()));
             return;
         }
         if (event instanceof RuntimeEvent.Snapshotted || event instanceof RuntimeEvent.Handshake || event instanceof RuntimeEvent.FailureSaved
@@ -101,7 +99,7 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         if (event instanceof RuntimeEvent.IterationStarted e) {
             link.iteration(e.iteration());
         } else if (event instanceof RuntimeEvent.Saved e) {
-            link.saved(SaveReport.of(e.iteration(), savedLevel(e), e.blocking(), e.bytes()));
+            link.saved(SaveReport.of(e.iteration(), SavedLevel.of(e), e.blocking(), e.bytes()));
         } else if (event instanceof RuntimeEvent.Restored e) {
             if (e.kind() == StateKind.LOCAL) {
                 link.event("restored-local", Map.of("iteration", e.iteration()));
@@ -168,20 +166,6 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
         memory = null;
         memorySent = true;
         memorySentAt = now;
-    }
-
-    /**
-     * The {@code level} of a {@code saved} message: the launcher tells global from local state by it, and the levels
-     * apart ({@code global} and {@code local} are the lines on disk).
-     */
-    private static String savedLevel(RuntimeEvent.Saved e) {
-        String level = e.level();
-        return switch (e.kind()) {
-            case GLOBAL -> RuntimeEvent.Saved.DISK_COPY.equals(level) ? "global-copy"
-                    : RuntimeEvent.Saved.DISK.equals(level) ? "global" : "global-" + level;
-            case LOCAL -> RuntimeEvent.Saved.DISK.equals(level) ? "local" : "local-" + level;
-            case BLOCKS -> level;
-        };
     }
 
     private static List<Integer> sorted(Set<Integer> ranks) {
