@@ -231,7 +231,8 @@ public final class CheckpointEngine implements AutoCloseable {
      * staging, and returns when it is committed and durable. Each array and direct buffer is read chunk by chunk
      * as it is written (through two chunk-sized buffers, like a plain file write); entities and settings entries
      * are copied as {@link #checkpoint(long)} copies them. Checkpoints in flight are waited for first; the line
-     * is written on the writer thread while the caller waits.
+     * is written on the writer thread while the caller waits, and the snapshot reported with the caller's whole wait
+     * ({@link EngineListener#checkpointSnapshotted}).
      *
      * <p>For state that is already a stable snapshot which nobody changes until this returns, such as the
      * runtime's published copy that a termination signal saves: it spares a full copy of the state and the
@@ -245,6 +246,7 @@ public final class CheckpointEngine implements AutoCloseable {
      */
     public LineInfo checkpointInPlace(long iteration) {
         ensureOpen();
+        long called = System.nanoTime(); // the caller's blocking time includes waiting for the checkpoints in flight
         awaitDurable();
         long start = System.nanoTime();
         String series = config.series();
@@ -269,7 +271,7 @@ public final class CheckpointEngine implements AutoCloseable {
             safely(() -> listener.checkpointFailed(series, iteration, e));
             throw e;
         }
-        submit(iteration, start, start, staged, bytes, true);
+        submit(iteration, called, start, staged, bytes, true);
         awaitDurable();
         return lastDurable;
     }
@@ -279,17 +281,25 @@ public final class CheckpointEngine implements AutoCloseable {
     }
 
     /**
-     * Fingerprints the settings in {@code staged}, reports the snapshot (blocking since {@code called}) and hands the
-     * line to the writer thread; {@code uncached}: its data file is written past the store's caches
-     * ({@link Store#createUncached}).
+     * Fingerprints the settings in {@code staged} and hands the line to the writer thread. The snapshot is reported
+     * with the caller's blocking since {@code called}: now, or for an {@code inPlace} line, whose snapshot is its
+     * write and whose caller waits for it, once it is written. An in-place line's data file is written past the
+     * store's caches ({@link Store#createUncached}).
      */
-    private void submit(long iteration, long called, long start, List<LinePersister.Staged> staged, long stagedBytes, boolean uncached) {
+    private void submit(long iteration, long called, long start, List<LinePersister.Staged> staged, long stagedBytes, boolean inPlace) {
         String fingerprint = fingerprint(staged);
-        long blocking = System.nanoTime() - called;
-        safely(() -> listener.checkpointSnapshotted(config.series(), iteration, Duration.ofNanos(blocking), stagedBytes));
+        Runnable snapshotted = () -> {
+            Duration blocking = Duration.ofNanos(System.nanoTime() - called);
+            safely(() -> listener.checkpointSnapshotted(config.series(), iteration, blocking, stagedBytes));
+        };
+        if (!inPlace) {
+            snapshotted.run();
+        }
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
-        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start, uncached)), List.copyOf(entries.values())));
+        Runnable written = inPlace ? snapshotted : () -> { };
+        inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start, inPlace, written)),
+                List.copyOf(entries.values())));
     }
 
     /** A checkpoint being persisted, and the entries it staged (told when it commits). */
@@ -541,8 +551,9 @@ public final class CheckpointEngine implements AutoCloseable {
         rethrowFailure();
     }
 
+    /** Writes and commits a line on the writer thread; {@code written} runs once it is, before it is reported durable. */
     private LinePersister.Result persist(long sequence, FileMeta meta, List<LinePersister.Staged> staged, long start,
-                                         boolean uncached) throws Exception {
+                                         boolean uncached, Runnable written) throws Exception {
         try {
             boolean full = !config.differential() || previousManifest == null || linesSinceFull + 1 >= config.fullEvery();
             WriterOptions options = new WriterOptions(config.chunkSize(), config.compressionLevel(), config.differential());
@@ -558,6 +569,7 @@ public final class CheckpointEngine implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 LOG.warn("retention of series {} in {} failed (old lines kept): {}", config.series(), store.location(), e.toString());
             }
+            written.run();
             safely(() -> listener.checkpointDurable(r.line(), lastCost, r.summary().fileBytes()));
             return r;
         } catch (Exception | Error e) {

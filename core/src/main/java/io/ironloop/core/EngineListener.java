@@ -4,8 +4,9 @@ import java.time.Duration;
 
 /**
  * Observes the engine. Every start event is followed by exactly one matching end or failure event.
- * Methods are called on the engine's threads (snapshot events on the caller's, persist events on the
- * background writer's) and must be fast and never throw; exceptions they throw are logged and ignored.
+ * Methods are called on the engine's threads (snapshot events on the caller's, except an in-place checkpoint's;
+ * persist events on the background writer's) and must be fast and never throw; exceptions they throw are
+ * logged and ignored.
  */
 public interface EngineListener {
     /** A listener that ignores everything. */
@@ -17,7 +18,10 @@ public interface EngineListener {
 
     /**
      * The registered state was copied into staging; the caller continues. {@code blocking}: how long the caller
-     * waited, from its call (a wait for a free in-flight slot included) to now.
+     * waited, from its call (a wait for a free in-flight slot included) to now. An in-place checkpoint
+     * ({@link CheckpointEngine#checkpointInPlace}) reads the state as it writes it and its caller waits for the
+     * write: its snapshot is reported once the line is written, just before {@link #checkpointDurable}, on the
+     * writer's thread, with the caller's wait until then (checkpoints in flight, and the write, included).
      */
     default void checkpointSnapshotted(String series, long iteration, Duration blocking, long stagedBytes) {
     }

@@ -136,6 +136,38 @@ class CheckpointEngineTest {
     }
 
     @Test
+    void checkpointInPlace_blockingReported_coversTheWaitForTheWriteAndNoMoreThanTheCall() {
+        double[] a = new Random(6).doubles(1 << 20).toArray();
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.Map<Long, java.time.Duration> blocking = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.Map<Long, java.time.Duration> written = new java.util.concurrent.ConcurrentHashMap<>();
+        EngineListener listener = new EngineListener() {
+            @Override
+            public void checkpointSnapshotted(String series, long iteration, java.time.Duration blocked, long stagedBytes) {
+                order.add("snapshotted " + iteration);
+                blocking.put(iteration, blocked);
+            }
+
+            @Override
+            public void checkpointDurable(LineInfo line, java.time.Duration sinceStart, long bytesWritten) {
+                order.add("durable " + line.iteration());
+                written.put(line.iteration(), sinceStart);
+            }
+        };
+        try (CheckpointEngine e = CheckpointEngine.open(config().retainLines(5).build(), Store.directory(dir.resolve("s")), listener)) {
+            e.protect("a", Scope.LOCAL, a);
+            e.checkpoint(1); // in flight while the in-place checkpoint is called
+            long called = System.nanoTime();
+            e.checkpointInPlace(2);
+            java.time.Duration call = java.time.Duration.ofNanos(System.nanoTime() - called);
+
+            assertThat(order).containsExactly("snapshotted 1", "durable 1", "snapshotted 2", "durable 2");
+            assertThat(blocking.get(2L)).as("the caller waited for the line to be written, not only for its entities' copies")
+                    .isGreaterThanOrEqualTo(written.get(2L)).isLessThanOrEqualTo(call);
+        }
+    }
+
+    @Test
     void restore_seededRandomShapesAndContents_roundTrip() {
         Random rnd = new Random(2024);
         for (int trial = 0; trial < 25; trial++) {
