@@ -1,6 +1,5 @@
 package io.ironloop.core;
 
-import io.ironloop.ConfigurationException;
 import io.ironloop.DirectMemory;
 import io.ironloop.IronloopException;
 import io.ironloop.core.internal.EntryStream;
@@ -51,8 +50,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Register state with the {@code protect} methods (primitive arrays, cells, direct buffers,
  * {@link Snapshotable} entities), each with a {@link Scope}. {@link #checkpoint(long)} copies the state into
- * staging buffers (allocated by the first checkpoint; registration only checks they will fit the direct-memory
- * limit), on the caller's thread, and returns; a background thread
+ * staging buffers (allocated by the first checkpoint; registration reserves them in the JVM's direct-memory
+ * account, {@link DirectMemory#reserve}, until they are unprotected or the engine is closed), on the caller's thread, and returns; a background thread
  * encodes, checksums and persists the line and then commits it. At most {@link EngineConfig#maxInFlight()}
  * checkpoints are in flight; a further call waits. {@link #restore()} brings back the newest complete
  * line, falling back to older lines when one is corrupt.
@@ -70,6 +69,8 @@ public final class CheckpointEngine implements AutoCloseable {
     private final EngineListener listener;
     private final AutoCloseable lock;
     private final Map<String, ProtectedEntry> entries = new LinkedHashMap<>();
+    /** The direct memory each entry's staging copies hold in the JVM's account, until unprotected or closed. */
+    private final Map<String, DirectMemory.Reservation> staging = new java.util.HashMap<>();
     private final ExecutorService writer;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -185,6 +186,10 @@ public final class CheckpointEngine implements AutoCloseable {
     /** Stops protecting {@code name} (later lines leave it out). Returns whether it was protected. */
     public boolean unprotect(String name) {
         ensureOpen();
+        DirectMemory.Reservation r = staging.remove(name);
+        if (r != null) {
+            r.close();
+        }
         return entries.remove(name) != null;
     }
 
@@ -547,6 +552,8 @@ public final class CheckpointEngine implements AutoCloseable {
             closed = true;
             writer.shutdown();
             closeQuietly(lock);
+            staging.values().forEach(DirectMemory.Reservation::close);
+            staging.clear();
         }
         rethrowFailure();
     }
@@ -585,14 +592,10 @@ public final class CheckpointEngine implements AutoCloseable {
             throw new IllegalStateException("'" + e.name() + "' is already protected; unprotect it first to replace it");
         }
         ProtectedEntry.checkSize(e.name(), e.stagingBytes());
-        long staging = (entries.values().stream().mapToLong(ProtectedEntry::stagingBytes).sum() + e.stagingBytes()) * config.maxInFlight();
-        long limit = DirectMemory.limit();
-        if (staging > limit) {
-            throw new ConfigurationException(String.format("protecting '%s' brings the staging copies to %d bytes (%d registered bytes × "
-                    + "MAX_IN_FLIGHT %d, allocated off the heap by the first checkpoint) but the JVM's direct-memory limit is %d bytes: "
-                    + "raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), lower MAX_IN_FLIGHT or protect less", e.name(),
-                    staging, staging / config.maxInFlight(), config.maxInFlight(), limit));
-        }
+        staging.put(e.name(), DirectMemory.reserve(String.format("protecting '%s' (staging copies: %d bytes × MAX_IN_FLIGHT %d, allocated "
+                + "off the heap by the first checkpoint)", e.name(), e.stagingBytes(), config.maxInFlight()),
+                e.stagingBytes() * config.maxInFlight(), "raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), lower "
+                + "MAX_IN_FLIGHT, protect less or close the engines no longer needed"));
         entries.put(e.name(), e);
     }
 

@@ -42,16 +42,45 @@ class StagingTest {
         byte[] state = new byte[64 * MIB]; // registered again and again under new names: nothing is allocated
         int maxInFlight = 4;
         long perRegistration = 64L * MIB * maxInFlight;
-        long fitting = limit / perRegistration;
         try (CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().maxInFlight(maxInFlight).build(), Store.inMemory())) {
+            long fitting = (limit - DirectMemory.reserved()) / perRegistration;
             for (int i = 0; i < fitting; i++) {
                 engine.protect("part-" + i, Scope.LOCAL, state);
             }
+            long reserved = DirectMemory.reserved();
             assertThatThrownBy(() -> engine.protect("one-too-many", Scope.LOCAL, state))
                     .isInstanceOf(ConfigurationException.class)
                     .hasMessageContaining("'one-too-many'")
+                    .hasMessageContaining("needs " + perRegistration + " bytes of direct memory, but " + reserved + " bytes are reserved")
                     .hasMessageContaining("direct-memory limit is " + limit + " bytes")
                     .hasMessageContaining("MaxDirectMemorySize");
+        }
+    }
+
+    @Test
+    void registration_whileAnotherEngineHoldsTheDirectMemory_isRefused_andFitsOnceThatEngineIsClosed() {
+        byte[] state = new byte[64 * MIB];
+        int maxInFlight = 4;
+        long perRegistration = 64L * MIB * maxInFlight;
+        EngineConfig config = EngineConfig.builder().maxInFlight(maxInFlight).build();
+        try (CheckpointEngine second = CheckpointEngine.open(config, Store.inMemory())) {
+            try (CheckpointEngine first = CheckpointEngine.open(config, Store.inMemory())) {
+                long fitting = (DirectMemory.limit() - DirectMemory.reserved()) / perRegistration;
+                for (int i = 0; i < fitting; i++) {
+                    first.protect("part-" + i, Scope.LOCAL, state);
+                }
+                assertThatThrownBy(() -> second.protect("state", Scope.LOCAL, state))
+                        .as("the first engine's staging counts against the second's")
+                        .isInstanceOf(ConfigurationException.class)
+                        .hasMessageContaining("'state'")
+                        .hasMessageContaining(DirectMemory.reserved() + " bytes are reserved already in this JVM");
+                assertThat(second.protectedNames()).isEmpty();
+                first.unprotect("part-0");
+                second.protect("state", Scope.LOCAL, state); // what the first gave back fits
+                second.unprotect("state");
+            }
+            second.protect("state", Scope.LOCAL, state);
+            assertThat(second.protectedNames()).containsExactly("state");
         }
     }
 }

@@ -121,6 +121,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private int onlineRecoveries;
     private boolean planned;
     private boolean closed;
+    /** The in-memory copies' direct memory in the JVM's account (none with a MEMORY_BUDGET), until closed. */
+    private DirectMemory.Reservation copiesReserved;
 
     private BlockLoop(Builder<B> b) {
         this.parameters = b.parameters != null ? b.parameters : RankInputs.parameters(null);
@@ -196,6 +198,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             this.metrics = rankMetrics;
             protect(iteration);
         } catch (RuntimeException e) {
+            if (copiesReserved != null) {
+                copiesReserved.close();
+            }
             if (rankMetrics != null) {
                 rankMetrics.close();
             }
@@ -262,13 +267,12 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                     + "but MEMORY_BUDGET is %d bytes: raise it, use more ranks, a cheaper MEMORY_SCHEME or fewer levels", needed, largest,
                     factor(memoryFactor), levels, budget));
         }
-        long copies = (long) Math.ceil(largest * (memoryFactor - 1));
-        long direct = DirectMemory.limit();
-        if (budget == 0 && copies > direct) {
-            throw new ConfigurationException(String.format("the in-memory copies need %d bytes per process (state %d bytes × %s: two "
-                    + "buffers each of the own snapshot and of what the levels %s keep of the others, off the heap) but the JVM's "
-                    + "direct-memory limit is %d bytes: raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more ranks, "
-                    + "a cheaper MEMORY_SCHEME or fewer levels", copies, largest, factor(memoryFactor - 1), levels, direct));
+        if (budget == 0) {
+            long copies = (long) Math.ceil(largest * (memoryFactor - 1));
+            copiesReserved = DirectMemory.reserve(String.format("the in-memory copies of world rank %d (state %d bytes × %s: two buffers "
+                    + "each of the own snapshot and of what the levels %s keep of the others, off the heap)", domain.worldRank(), largest,
+                    factor(memoryFactor - 1), levels), copies, "raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), use more "
+                    + "ranks, a cheaper MEMORY_SCHEME or fewer levels");
         }
     }
 
@@ -589,6 +593,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             }
             chain.close();
         } finally {
+            if (copiesReserved != null) {
+                copiesReserved.close();
+            }
             metrics.close();
             domain.group().close();
         }

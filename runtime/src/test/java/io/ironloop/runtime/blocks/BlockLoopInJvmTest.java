@@ -141,4 +141,44 @@ class BlockLoopInJvmTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void directMemoryReservedElsewhereInTheJvm_inMemoryCopiesRefusedAtStart_andGivenBackOnClose() throws Exception {
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.never());
+        long before = io.ironloop.DirectMemory.reserved();
+        // every rank's copies: 8 blocks of 10 × 10 doubles, 6400 bytes × (memory factor 5 - 1) = 25600 bytes
+        try (io.ironloop.DirectMemory.Reservation others = io.ironloop.DirectMemory.reserve("another engine's staging",
+                io.ironloop.DirectMemory.limit() - before - 10_000, "none")) {
+            assertThat(startBoth(p)).allSatisfy(m -> assertThat(m).contains("the in-memory copies of world rank")
+                    .contains("needs 25600 bytes of direct memory").contains("MaxDirectMemorySize"));
+        }
+        assertThat(io.ironloop.DirectMemory.reserved()).as("the refused ranks reserved nothing").isEqualTo(before);
+        assertThat(startBoth(p)).allSatisfy(m -> assertThat(m).startsWith("started"));
+        assertThat(io.ironloop.DirectMemory.reserved()).as("closed loops give their copies back").isEqualTo(before);
+    }
+
+    /** Starts and closes a block loop on each of 2 in-JVM ranks: what each said ("started …" or its refusal). */
+    private static List<String> startBoth(Parameters p) throws Exception {
+        try (InJvmCluster c = InJvmCluster.open("direct", 2)) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            List<Future<String>> out = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                int rank = r;
+                out.add(pool.submit(() -> {
+                    try (BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p)
+                            .group(c.group(rank)).start()) {
+                        return "started with factor " + loop.memoryFactor();
+                    } catch (io.ironloop.ConfigurationException e) {
+                        return e.getMessage();
+                    }
+                }));
+            }
+            List<String> said = new ArrayList<>();
+            for (Future<String> f : out) {
+                said.add(f.get(30, TimeUnit.SECONDS));
+            }
+            pool.shutdownNow();
+            return said;
+        }
+    }
 }
