@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.device.DeviceBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.device.DeviceKind;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.OpenClUnavailableException;
@@ -78,7 +78,7 @@ final class BenchDevicesCommand implements Callable<Integer> {
             return 1;
         } finally {
             if (temporary) {
-                PreemptBench.deleteTree(where);
+                Folders.deleteTree(where);
             }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());

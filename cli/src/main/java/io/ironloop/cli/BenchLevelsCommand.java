@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.benchmarks.MachineMemory;
 import io.ironloop.benchmarks.level.LevelsBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.config.Units;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ final class BenchLevelsCommand implements Callable<Integer> {
             return Main.USAGE;
         }
         long needed = LevelsBench.directMemoryNeeded(o) + LevelsBench.heapNeeded(o);
-        long available = PreemptBench.availableMemory();
+        long available = MachineMemory.available();
         if (needed > available) {
             err.printf("ironloop bench levels: %d ranks × %s need about %d MiB of memory, %d MiB are available%n", ranks, size,
                     needed >> 20, available >> 20);

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.runtime.OverheadBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -76,7 +76,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
             return 2;
         } finally {
             if (temporary) {
-                PreemptBench.deleteTree(where);
+                Folders.deleteTree(where);
             }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());

@@ -1,5 +1,6 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.cli.view.ProgressBar;
 import io.ironloop.config.Units;
@@ -57,7 +58,7 @@ final class BenchPreemptCommand implements Callable<Integer> {
             return 2;
         } finally {
             if (temporary) {
-                PreemptBench.deleteTree(where);
+                Folders.deleteTree(where);
             }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.benchmarks.MachineMemory;
 import io.ironloop.benchmarks.recovery.RecoveryBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.config.Units;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -51,7 +51,7 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             return Main.USAGE;
         }
         long needed = RecoveryBench.memoryInUse(o);
-        long available = PreemptBench.availableMemory();
+        long available = MachineMemory.available();
         if (needed > available) {
             err.printf("ironloop bench recovery: %d ranks × %s need about %d MiB of memory, %d MiB are available%n", ranks, size,
                     needed >> 20, available >> 20);

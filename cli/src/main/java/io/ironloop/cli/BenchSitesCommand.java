@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.sites.SitesBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.config.Units;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ final class BenchSitesCommand implements Callable<Integer> {
         try {
             figures = SitesBench.run(bytes, repetitions, dir, err);
         } finally {
-            PreemptBench.deleteTree(dir);
+            Folders.deleteTree(dir);
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;

@@ -1,7 +1,7 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.skeleton.SkeletonBench;
-import io.ironloop.benchmarks.runtime.PreemptBench;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +68,7 @@ final class BenchSkeletonCommand implements Callable<Integer> {
         try {
             figures = SkeletonBench.run(size.equals("test"), steps, repetitions, pairSeconds, dir, root, err);
         } finally {
-            PreemptBench.deleteTree(dir);
+            Folders.deleteTree(dir);
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;

@@ -1,6 +1,7 @@
 package io.ironloop.cli;
 
 import io.ironloop.ConfigurationException;
+import io.ironloop.Folders;
 import io.ironloop.launcher.Application;
 import io.ironloop.launcher.Fault;
 import io.ironloop.launcher.LaunchResult;
@@ -26,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -223,7 +223,7 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             err.flush();
             if (!keep) {
-                deleteTree(temp);
+                Folders.deleteTree(temp);
             }
         }
     }
@@ -599,16 +599,5 @@ final class DemoCommand implements Callable<Integer> {
 
     private CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(commandSpec.commandLine(), message);
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.ironloop.cli;
 
+import io.ironloop.Folders;
 import io.ironloop.core.EngineKeys;
 import io.ironloop.examples.blocks.BlockReference;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
@@ -150,7 +151,7 @@ final class SitesDemo {
         } finally {
             err.flush();
             if (ok) {
-                DemoCommand.deleteTree(temp);
+                Folders.deleteTree(temp);
             }
         }
     }

@@ -2,6 +2,7 @@ package io.ironloop.benchmarks.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ironloop.ConfigurationException;
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.Dispersion;
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.core.Schedule;
@@ -386,7 +387,7 @@ public final class OverheadBench {
             long iterations = r.events("iteration").filter(e -> e.rank() == 0).count();
             return new Run(seconds, Duration.between(firstIteration.get(), complete.get()).toNanos() / 1e9, saves, iterations, costs.get());
         } finally {
-            PreemptBench.deleteTree(folder);
+            Folders.deleteTree(folder);
             Files.deleteIfExists(params);
         }
     }

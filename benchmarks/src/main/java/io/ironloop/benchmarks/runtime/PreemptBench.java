@@ -1,6 +1,8 @@
 package io.ironloop.benchmarks.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ironloop.Folders;
+import io.ironloop.benchmarks.MachineMemory;
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.benchmarks.RawDisk;
 import io.ironloop.launcher.Application;
@@ -21,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +34,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * {@code ironloop bench preempt}: how long after SIGTERM a rank's published local state of SIZE bytes is safe
@@ -100,7 +100,7 @@ public final class PreemptBench {
         if (repetitions < 5) {
             throw new IllegalArgumentException("at least 5 repetitions are needed for a median: " + repetitions);
         }
-        checkMemory(size, availableMemory());
+        checkMemory(size, MachineMemory.available());
         return new PreemptBench(size, dir, repetitions, progress, step).measure();
     }
 
@@ -285,7 +285,7 @@ public final class PreemptBench {
                     progress.println("bench preempt: the rank's launcher did not stop after SIGKILL: " + e);
                 }
             }
-            deleteTree(folder);
+            Folders.deleteTree(folder);
             Files.deleteIfExists(params);
         }
     }
@@ -381,31 +381,5 @@ public final class PreemptBench {
 
     private static double max(double[] v) {
         return java.util.Arrays.stream(v).max().orElseThrow();
-    }
-
-    /** MemAvailable from /proc/meminfo, or the physical memory size where there is none. */
-    public static long availableMemory() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
-            Optional<String> line = lines.filter(l -> l.startsWith("MemAvailable:")).findFirst();
-            if (line.isPresent()) {
-                return Long.parseLong(line.get().replaceAll("[^0-9]", "")) * 1024;
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: fall back below
-        }
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        return os.getTotalMemorySize();
-    }
-
-    /** Deletes a directory and everything under it, if it exists. */
-    public static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
