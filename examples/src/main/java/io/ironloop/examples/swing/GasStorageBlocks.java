@@ -20,29 +20,6 @@ public final class GasStorageBlocks implements BlockExample<GasStorageBlock> {
         this.storage = storage;
     }
 
-    /** Every block neighbours every other: direction {@code d} of block {@code b} is block {@code (b + d) mod parts}. */
-    private record AllToAll(int parts) implements BlockLayout {
-        @Override
-        public int blockCount() {
-            return parts;
-        }
-
-        @Override
-        public int directions() {
-            return parts;
-        }
-
-        @Override
-        public int neighbour(int block, int direction) {
-            return direction == 0 ? -1 : (block + direction) % parts;
-        }
-
-        @Override
-        public int opposite(int direction) {
-            return (parts - direction) % parts;
-        }
-    }
-
     @Override
     public String name() {
         return "swing";
@@ -55,7 +32,7 @@ public final class GasStorageBlocks implements BlockExample<GasStorageBlock> {
 
     @Override
     public BlockLayout layout() {
-        return new AllToAll(storage.parts());
+        return BlockLayout.allToAll(storage.parts());
     }
 
     @Override

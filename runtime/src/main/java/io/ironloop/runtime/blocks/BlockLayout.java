@@ -16,4 +16,16 @@ public interface BlockLayout {
 
     /** The direction that points back: the neighbour in {@code direction} sees this block in {@code opposite(direction)}. */
     int opposite(int direction);
+
+    /**
+     * {@code parts} blocks of which every one neighbours every other: direction {@code d} of block {@code b} is block
+     * {@code (b + d) mod parts} (direction 0, the block itself, is no neighbour), so a halo exchange can carry any
+     * pattern; blocks that exchange nothing at a step send nothing. A skeleton's parts, or any domain whose blocks
+     * all talk to each other.
+     *
+     * @throws IllegalArgumentException if {@code parts} is less than 1
+     */
+    static BlockLayout allToAll(int parts) {
+        return new AllToAll(parts);
+    }
 }

@@ -8,7 +8,7 @@ import io.ironloop.runtime.blocks.HaloBlock;
 /**
  * One part of a skeleton's domain as a block of the underlying {@link io.ironloop.runtime.blocks.BlockLoop}: its
  * two domains (read and write), its checkpoint image and its end of the routing plan. Direction {@code d} of the
- * block layout is the part {@code (id + d) mod parts} ({@link PartLayout}). The domains' boxes are those of {@link
+ * block layout is the part {@code (id + d) mod parts} ({@link io.ironloop.runtime.blocks.BlockLayout#allToAll}). The domains' boxes are those of {@link
  * PartBoxes}, which the part follows.
  *
  * <p>Checkpoint image (the skeleton's checkpoint contents): the read domain's elements, then — when the input domain

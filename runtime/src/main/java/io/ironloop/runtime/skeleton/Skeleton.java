@@ -4,6 +4,7 @@ import io.ironloop.config.Parameters;
 import io.ironloop.core.Schedule;
 import io.ironloop.core.Snapshotable;
 import io.ironloop.group.ProcessGroup;
+import io.ironloop.runtime.blocks.BlockLayout;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.StepContext;
 import io.ironloop.runtime.event.RuntimeEvent;
@@ -62,7 +63,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         this.steps = stepList(b.kernel);
         this.shared = new Shared(b, steps.length == 0 ? b.kernel.begin() : steps[0]);
         long iterated = System.nanoTime();
-        BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(new PartLayout(b.parts), id -> new Part<>(id, shared))
+        BlockLoop.Builder<Part<D>> lb = BlockLoop.builder(BlockLayout.allToAll(b.parts), id -> new Part<>(id, shared))
                 .parameters(parameters).settings(b.settings).subscribe(this::measure);
         CheckpointCondition condition = b.condition;
         if (condition != null) { // else SNAPSHOT_EVERY, which the loop reads itself
