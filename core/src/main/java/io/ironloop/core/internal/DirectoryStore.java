@@ -131,32 +131,7 @@ public final class DirectoryStore implements Store {
         Path target = prepare(name);
         Path temp = AtomicFile.temporary(target);
         FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        return new PendingFile() {
-            private boolean published;
-
-            @Override
-            public WritableByteChannel channel() {
-                return ch;
-            }
-
-            @Override
-            public void publish() throws IOException {
-                AtomicFile.publish(ch, temp, target, false);
-                published = true;
-            }
-
-            @Override
-            public void close() {
-                try {
-                    ch.close();
-                    if (!published) {
-                        Files.deleteIfExists(temp);
-                    }
-                } catch (IOException e) {
-                    LOG.warn("could not remove temporary {}: {}", temp, e.toString());
-                }
-            }
-        };
+        return new Temporary(temp, target, ch, () -> ch);
     }
 
     /**
@@ -195,32 +170,54 @@ public final class DirectoryStore implements Store {
         if (ch == null) {
             return create(name);
         }
-        return new PendingFile() {
-            private boolean published;
+        return new Temporary(temp, target, ch, ch::finish);
+    }
 
-            @Override
-            public WritableByteChannel channel() {
-                return ch;
-            }
+    /**
+     * A file written under its temporary name and published under its own atomically; closed unpublished, the
+     * temporary is removed. Both ways of creating a file here make one.
+     */
+    private static final class Temporary implements PendingFile {
+        /** The channel holding every byte written, ready to be fsynced and published. */
+        private interface Finish {
+            FileChannel finish() throws IOException;
+        }
 
-            @Override
-            public void publish() throws IOException {
-                AtomicFile.publish(ch.finish(), temp, target, false);
-                published = true;
-            }
+        private final Path temp;
+        private final Path target;
+        private final WritableByteChannel ch;
+        private final Finish finish;
+        private boolean published;
 
-            @Override
-            public void close() {
-                try {
-                    ch.close();
-                    if (!published) {
-                        Files.deleteIfExists(temp);
-                    }
-                } catch (IOException e) {
-                    LOG.warn("could not remove temporary {}: {}", temp, e.toString());
+        Temporary(Path temp, Path target, WritableByteChannel ch, Finish finish) {
+            this.temp = temp;
+            this.target = target;
+            this.ch = ch;
+            this.finish = finish;
+        }
+
+        @Override
+        public WritableByteChannel channel() {
+            return ch;
+        }
+
+        @Override
+        public void publish() throws IOException {
+            AtomicFile.publish(finish.finish(), temp, target, false);
+            published = true;
+        }
+
+        @Override
+        public void close() {
+            try {
+                ch.close();
+                if (!published) {
+                    Files.deleteIfExists(temp);
                 }
+            } catch (IOException e) {
+                LOG.warn("could not remove temporary {}: {}", temp, e.toString());
             }
-        };
+        }
     }
 
     /** The path of {@code name}, after creating its directory and checking that nothing is published there. */
