@@ -2,9 +2,12 @@ package io.ironloop.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.ironloop.Folders;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -36,7 +39,6 @@ final class BenchCommand implements Runnable {
         return String.valueOf(v);
     }
 
-    /** Prints figures as one JSON object or as aligned text lines. */
     /** Each figure is a median of at least this many repetitions (DESIGN.md's bench contract). */
     static final int MIN_REPETITIONS = 5;
 
@@ -53,6 +55,31 @@ final class BenchCommand implements Runnable {
         return false;
     }
 
+    /**
+     * A bench's measurement in its folder.
+     */
+    interface Measurement {
+        /** Measures, with {@code folder} for its files. */
+        Map<String, Object> in(Path folder) throws Exception;
+    }
+
+    /**
+     * Measures in {@code dir} (created when missing) or, without one, in a new temporary directory named after
+     * {@code bench}, removed afterwards whatever happens: the one rule of the benches' scratch folders.
+     */
+    static Map<String, Object> measureIn(Path dir, String bench, Measurement measurement) throws Exception {
+        boolean temporary = dir == null;
+        Path where = temporary ? Files.createTempDirectory("ironloop-bench-" + bench) : Files.createDirectories(dir);
+        try {
+            return measurement.in(where);
+        } finally {
+            if (temporary) {
+                Folders.deleteTree(where);
+            }
+        }
+    }
+
+    /** Prints figures to standard output as one JSON object or as aligned text lines. */
     static void print(Map<String, Object> figures, boolean json) throws Exception {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
         print(figures, json, out);

@@ -1,12 +1,10 @@
 package io.ironloop.cli;
 
-import io.ironloop.Folders;
 import io.ironloop.benchmarks.device.DeviceBench;
 import io.ironloop.device.DeviceKind;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.OpenClUnavailableException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -68,18 +66,13 @@ final class BenchDevicesCommand implements Callable<Integer> {
             err.println("ironloop bench devices: --devices must be at least 1, --size test or demo, --pair-seconds above 0");
             return Main.USAGE;
         }
-        boolean temporary = dir == null;
-        Path where = temporary ? Files.createTempDirectory("ironloop-bench-devices") : Files.createDirectories(dir);
+        DeviceKind chosen = kind;
         Map<String, Object> figures;
         try {
-            figures = DeviceBench.run(kind, devices, size, repetitions, pairSeconds, where, err);
+            figures = BenchCommand.measureIn(dir, "devices", where -> DeviceBench.run(chosen, devices, size, repetitions, pairSeconds, where, err));
         } catch (OpenClUnavailableException e) {
             err.println("ironloop bench devices: " + e.getMessage());
             return 1;
-        } finally {
-            if (temporary) {
-                Folders.deleteTree(where);
-            }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;

@@ -1,10 +1,8 @@
 package io.ironloop.cli;
 
-import io.ironloop.Folders;
 import io.ironloop.benchmarks.runtime.OverheadBench;
 import io.ironloop.cli.view.ProgressBar;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +55,6 @@ final class BenchOverheadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream err = RunCommand.LineBridge.printStream(spec.commandLine().getErr());
-        boolean temporary = dir == null;
         List<String> args = new ArrayList<>(arguments.isEmpty() ? app.arguments() : arguments);
         if (cells != null) {
             if (app != OverheadBench.App.HEAT) {
@@ -66,18 +63,17 @@ final class BenchOverheadCommand implements Callable<Integer> {
             }
             args.addAll(List.of("--cells", Integer.toString(cells)));
         }
-        Path where = temporary ? Files.createTempDirectory("ironloop-bench-overhead") : Files.createDirectories(dir);
         Map<String, Object> figures;
-        try (ProgressBar bar = ProgressBar.start("bench overhead", OverheadBench.steps(runs))) {
-            figures = OverheadBench.run(app, args, ranks, runs, where, jvmOptions.isEmpty() ? app.defaultJvmOptions() : jvmOptions,
-                    bar.lines(err), bar::step);
+        try {
+            figures = BenchCommand.measureIn(dir, "overhead", where -> {
+                try (ProgressBar bar = ProgressBar.start("bench overhead", OverheadBench.steps(runs))) {
+                    return OverheadBench.run(app, args, ranks, runs, where, jvmOptions.isEmpty() ? app.defaultJvmOptions() : jvmOptions,
+                            bar.lines(err), bar::step);
+                }
+            });
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench overhead: " + e.getMessage());
             return 2;
-        } finally {
-            if (temporary) {
-                Folders.deleteTree(where);
-            }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;

@@ -1,11 +1,9 @@
 package io.ironloop.cli;
 
-import io.ironloop.Folders;
 import io.ironloop.benchmarks.runtime.PreemptBench;
 import io.ironloop.cli.view.ProgressBar;
 import io.ironloop.config.Units;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -48,18 +46,16 @@ final class BenchPreemptCommand implements Callable<Integer> {
         if (!BenchCommand.enoughRepetitions("preempt", repetitions, spec.commandLine().getErr())) {
             return Main.USAGE;
         }
-        boolean temporary = dir == null;
-        Path where = temporary ? Files.createTempDirectory("ironloop-bench-preempt") : Files.createDirectories(dir);
         Map<String, Object> figures;
-        try (ProgressBar bar = ProgressBar.start("bench preempt", PreemptBench.steps(repetitions))) {
-            figures = PreemptBench.run(bytes, where, repetitions, bar.lines(err), bar::step);
+        try {
+            figures = BenchCommand.measureIn(dir, "preempt", where -> {
+                try (ProgressBar bar = ProgressBar.start("bench preempt", PreemptBench.steps(repetitions))) {
+                    return PreemptBench.run(bytes, where, repetitions, bar.lines(err), bar::step);
+                }
+            });
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench preempt: " + e.getMessage());
             return 2;
-        } finally {
-            if (temporary) {
-                Folders.deleteTree(where);
-            }
         }
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;

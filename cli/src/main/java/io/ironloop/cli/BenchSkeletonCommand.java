@@ -1,9 +1,7 @@
 package io.ironloop.cli;
 
-import io.ironloop.Folders;
 import io.ironloop.benchmarks.skeleton.SkeletonBench;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -63,13 +61,8 @@ final class BenchSkeletonCommand implements Callable<Integer> {
             err.println("ironloop bench skeleton: " + e.getMessage());
             return 1;
         }
-        Path dir = Files.createTempDirectory("ironloop-bench-skeleton");
-        Map<String, Object> figures;
-        try {
-            figures = SkeletonBench.run(size.equals("test"), steps, repetitions, pairSeconds, dir, root, err);
-        } finally {
-            Folders.deleteTree(dir);
-        }
+        Map<String, Object> figures = BenchCommand.measureIn(null, "skeleton",
+                dir -> SkeletonBench.run(size.equals("test"), steps, repetitions, pairSeconds, dir, root, err));
         BenchCommand.print(figures, json, spec.commandLine().getOut());
         return 0;
     }
