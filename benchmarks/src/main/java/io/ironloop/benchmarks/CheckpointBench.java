@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks;
 
+import io.ironloop.Folders;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
 import io.ironloop.core.EngineListener;
@@ -142,7 +143,7 @@ public final class CheckpointBench {
             }
         }
         if (!keep) {
-            deleteTree(storeDir);
+            Folders.deleteTree(storeDir);
         }
         double gb = sizeBytes / 1e9;
         Map<String, Object> r = new LinkedHashMap<>();
@@ -213,17 +214,6 @@ public final class CheckpointBench {
                     block.flip().order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(a, at, n);
                     at += n;
                 }
-            }
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks.device;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.CheckpointPolicy;
@@ -28,12 +29,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * {@code ironloop bench devices}: for every device example, the paper's Table 5 split — the run without Ironloop
@@ -428,13 +427,7 @@ public final class DeviceBench {
 
     private static Path fresh(Path dir) {
         try {
-            if (Files.exists(dir)) {
-                try (Stream<Path> s = Files.walk(dir)) {
-                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
+            Folders.deleteTree(dir);
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + dir, e);

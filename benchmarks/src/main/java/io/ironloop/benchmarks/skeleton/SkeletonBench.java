@@ -231,13 +231,8 @@ public final class SkeletonBench {
     }
 
     private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+        try {
+            io.ironloop.Folders.deleteTree(root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the bench's checkpoint folder " + root, e);
         }
