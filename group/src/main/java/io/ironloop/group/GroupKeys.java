@@ -89,8 +89,12 @@ public final class GroupKeys {
     public static final ParameterKey<Duration> SITE_TIMEOUT = ParameterKey.duration("SITE_TIMEOUT", Duration.ofSeconds(2),
             Duration.ofMillis(30), "silence after which a site's cluster protector asks a third site to check the site it watches");
 
+    /** Encryption of the traffic between site protectors (the sites module). */
+    public static final ParameterKey<Boolean> SITE_ENCRYPT = ParameterKey.bool("SITE_ENCRYPT", false,
+            "encrypt the traffic between site protectors (site checkpoints, heartbeats) with AES-GCM under per-connection keys derived from the job secret; the same at every protector");
+
     /** Every key of the process group, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(TRIGGER_HEARTBEAT_MONITORING, TIME_MAX_WAIT, SLEEP_THREAD_TIME, TYPE,
             GROUP_VERIFY_TIMEOUT, GROUP_DISCOVERY, PEERS, GROUP_DISCOVERY_DIR, GROUP_DNS_QUERY, GROUP_SIZE, GROUP_BIND_ADDRESS,
-            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_JOIN_TIMEOUT, SITE, SITE_HEARTBEAT, SITE_TIMEOUT);
+            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_JOIN_TIMEOUT, SITE, SITE_HEARTBEAT, SITE_TIMEOUT, SITE_ENCRYPT);
 }

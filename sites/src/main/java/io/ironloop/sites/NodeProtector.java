@@ -194,7 +194,7 @@ public final class NodeProtector implements AutoCloseable {
         }
         Topology mine = table;
         try {
-            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(addressOf(mine, to), config.secret(), node, mine.version(),
+            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(addressOf(mine, to), config.secret(), config.encrypt(), node, mine.version(),
                     config.timeout().dividedBy(2));
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
@@ -202,7 +202,7 @@ public final class NodeProtector implements AutoCloseable {
             if (answer.version() > mine.version()) {
                 adopt(Topology.parse(answer.newerTable()), false);
             } else if (answer.version() < mine.version()) {
-                ProtectorCalls.announce(addressOf(mine, to), config.secret(), node, mine, config.timeout());
+                ProtectorCalls.announce(addressOf(mine, to), config.secret(), config.encrypt(), node, mine, config.timeout());
             }
         } catch (IOException e) {
             LOG.debug("node {}: heartbeat to node {} failed: {}", node, to, e.toString());
@@ -216,7 +216,7 @@ public final class NodeProtector implements AutoCloseable {
             work.execute(() -> {
                 boolean reached;
                 try {
-                    reached = ProtectorCalls.check(addressOf(table, ask.third()), config.secret(), node, ask.target(), config.timeout());
+                    reached = ProtectorCalls.check(addressOf(table, ask.third()), config.secret(), config.encrypt(), node, ask.target(), config.timeout());
                 } catch (IOException | RuntimeException e) {
                     LOG.warn("node {}: node {} could not be asked to check node {}: {}", node, ask.third(), ask.target(), e.toString());
                     reached = false;
@@ -290,7 +290,7 @@ public final class NodeProtector implements AutoCloseable {
 
     private void announce(Topology t, String at) {
         try {
-            ProtectorCalls.announce(SiteProtector.address(at), config.secret(), node, t, config.timeout());
+            ProtectorCalls.announce(SiteProtector.address(at), config.secret(), config.encrypt(), node, t, config.timeout());
         } catch (IOException e) {
             LOG.info("node {}: the table v{} did not reach {} ({}); it learns it by heartbeat", node, t.version(), at, e.toString());
         }
@@ -309,7 +309,7 @@ public final class NodeProtector implements AutoCloseable {
 
     private void serve(Socket s) {
         try {
-            ProtectorCalls.serve(s, config.secret(), config.timeout(), () -> closed, this::serveOne);
+            ProtectorCalls.serve(s, config.secret(), config.encrypt(), config.timeout(), () -> closed, this::serveOne);
         } catch (IOException | RuntimeException e) {
             if (!closed) {
                 LOG.debug("node {}: a connection from {} ended: {}", node, s.getRemoteSocketAddress(), e.toString());
@@ -333,7 +333,7 @@ public final class NodeProtector implements AutoCloseable {
                 String target = w.in.readUTF();
                 Topology t = table;
                 boolean reached = t.nodeProtectors(config.site()).containsKey(target)
-                        && ProtectorCalls.ping(SiteProtector.address(t.nodeProtectors(config.site()).get(target)), config.secret(), node,
+                        && ProtectorCalls.ping(SiteProtector.address(t.nodeProtectors(config.site()).get(target)), config.secret(), config.encrypt(), node,
                                 config.timeout());
                 LOG.info("node {}: node {} asked whether node {} is reachable from here: {}", node, from, target, reached);
                 w.out.writeBoolean(true);

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * The calls a protector — a site's cluster protector ({@link SiteProtector}) or a node protector ({@link NodeProtector})
  * — makes on another over {@link ProtectorWire}, and the loop that serves them: one definition of each message for
  * both levels. Every request is an operation name, the caller's name (a site or a node), a scope, then its fields.
+ * {@code encrypt} is {@code SITE_ENCRYPT} ({@link SiteProtector.Config#encrypt()}), the same at every protector.
  */
 final class ProtectorCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ProtectorCalls.class);
@@ -41,8 +42,8 @@ final class ProtectorCalls {
     }
 
     /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds. */
-    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, String from, long version, Duration patience) throws IOException {
-        try (ProtectorWire w = ProtectorWire.connect(to, secret, patience)) {
+    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, long version, Duration patience) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, patience)) {
             w.out.writeUTF("HEARTBEAT");
             w.out.writeUTF(from);
             w.out.writeUTF("-");
@@ -61,8 +62,8 @@ final class ProtectorCalls {
     }
 
     /** {@code PING}: whether a protector at {@code to} answers within {@code timeout}. */
-    static boolean ping(InetSocketAddress to, JobSecret secret, String from, Duration timeout) {
-        try (ProtectorWire w = ProtectorWire.connect(to, secret, timeout)) {
+    static boolean ping(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Duration timeout) {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {
             w.out.writeUTF("PING");
             w.out.writeUTF(from);
             w.out.writeUTF("-");
@@ -79,8 +80,8 @@ final class ProtectorCalls {
      *
      * @throws IOException if the third party cannot be asked
      */
-    static boolean check(InetSocketAddress third, JobSecret secret, String from, String target, Duration timeout) throws IOException {
-        try (ProtectorWire w = ProtectorWire.connect(third, secret, timeout)) {
+    static boolean check(InetSocketAddress third, JobSecret secret, boolean encrypt, String from, String target, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(third, secret, encrypt, timeout)) {
             w.timeout(timeout.multipliedBy(3)); // the third party pings the target with the whole timeout first
             w.out.writeUTF("CHECK");
             w.out.writeUTF(from);
@@ -92,8 +93,8 @@ final class ProtectorCalls {
     }
 
     /** {@code TABLE}: gives {@code t} to the protector at {@code to}, which adopts it if newer than its own. */
-    static void announce(InetSocketAddress to, JobSecret secret, String from, Topology t, Duration timeout) throws IOException {
-        try (ProtectorWire w = ProtectorWire.connect(to, secret, timeout)) {
+    static void announce(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology t, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {
             w.out.writeUTF("TABLE");
             w.out.writeUTF(from);
             w.out.writeUTF("-");
@@ -122,8 +123,8 @@ final class ProtectorCalls {
      *
      * @throws IOException if the connection breaks or does not prove the job secret
      */
-    static void serve(Socket s, JobSecret secret, Duration timeout, BooleanSupplier closed, Handler handler) throws IOException {
-        try (ProtectorWire w = ProtectorWire.accept(s, secret, timeout)) {
+    static void serve(Socket s, JobSecret secret, boolean encrypt, Duration timeout, BooleanSupplier closed, Handler handler) throws IOException {
+        try (ProtectorWire w = ProtectorWire.accept(s, secret, encrypt, timeout)) {
             while (!closed.getAsBoolean()) {
                 String op;
                 try {

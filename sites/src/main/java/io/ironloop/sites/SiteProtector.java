@@ -67,9 +67,16 @@ public final class SiteProtector implements AutoCloseable {
      * @param secret the job secret
      * @param heartbeat between heartbeats (and between looks for new lines)
      * @param timeout silence after which a neighbour is suspected
+     * @param encrypt {@code SITE_ENCRYPT}: every connection encrypted after its handshake (all protectors of a job alike)
      */
     public record Config(String site, Topology table, Path siteFolder, Path heldFolder, JobSecret secret, Duration heartbeat,
-            Duration timeout) {
+            Duration timeout, boolean encrypt) {
+        /** A configuration whose connections are not encrypted ({@code SITE_ENCRYPT} false). */
+        public Config(String site, Topology table, Path siteFolder, Path heldFolder, JobSecret secret, Duration heartbeat,
+                Duration timeout) {
+            this(site, table, siteFolder, heldFolder, secret, heartbeat, timeout, false);
+        }
+
         /**
          * Checks the fields.
          *
@@ -77,14 +84,15 @@ public final class SiteProtector implements AutoCloseable {
          *     is not above twice the heartbeat
          */
         /**
-         * A configuration with the heartbeat and timeout of {@code SITE_HEARTBEAT} and {@code SITE_TIMEOUT}.
+         * A configuration with the heartbeat, timeout and encryption of {@code SITE_HEARTBEAT}, {@code SITE_TIMEOUT} and
+         * {@code SITE_ENCRYPT}.
          *
          * @throws IllegalArgumentException as the canonical constructor
          */
         public static Config of(String site, Topology table, Path siteFolder, Path heldFolder, JobSecret secret,
                 io.ironloop.config.Parameters parameters) {
             return new Config(site, table, siteFolder, heldFolder, secret, parameters.get(io.ironloop.group.GroupKeys.SITE_HEARTBEAT),
-                    parameters.get(io.ironloop.group.GroupKeys.SITE_TIMEOUT));
+                    parameters.get(io.ironloop.group.GroupKeys.SITE_TIMEOUT), parameters.get(io.ironloop.group.GroupKeys.SITE_ENCRYPT));
         }
 
         public Config {
@@ -188,7 +196,17 @@ public final class SiteProtector implements AutoCloseable {
      * @throws IOException if it cannot be reached or does not prove the job secret
      */
     public static Topology fetchTable(InetSocketAddress protector, JobSecret secret, Duration timeout) throws IOException {
-        try (ProtectorWire w = ProtectorWire.connect(protector, secret, timeout)) {
+        return fetchTable(protector, secret, false, timeout);
+    }
+
+    /**
+     * {@link #fetchTable(InetSocketAddress, JobSecret, Duration)} from a protector whose connections are encrypted or not
+     * ({@code SITE_ENCRYPT}, which must match the protector's).
+     *
+     * @throws IOException if it cannot be reached, does not prove the job secret, or its {@code SITE_ENCRYPT} differs
+     */
+    public static Topology fetchTable(InetSocketAddress protector, JobSecret secret, boolean encrypt, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(protector, secret, encrypt, timeout)) {
             w.out.writeUTF("GET_TABLE");
             w.out.writeUTF("-");
             w.out.writeUTF("-");
@@ -202,7 +220,15 @@ public final class SiteProtector implements AutoCloseable {
      * replicated to (a {@link RemoteLevel} of a {@link LineReplicator}). Every operation proves the job secret.
      */
     public static Store heldStore(InetSocketAddress protector, String fromSite, JobSecret secret, Duration timeout) {
-        return new ProtectorStore(protector, fromSite, ProtectorStore.Scope.HELD, secret, timeout);
+        return heldStore(protector, fromSite, secret, false, timeout);
+    }
+
+    /**
+     * {@link #heldStore(InetSocketAddress, String, JobSecret, Duration)} over connections encrypted or not
+     * ({@code SITE_ENCRYPT}, which must match the protector's).
+     */
+    public static Store heldStore(InetSocketAddress protector, String fromSite, JobSecret secret, boolean encrypt, Duration timeout) {
+        return new ProtectorStore(protector, fromSite, ProtectorStore.Scope.HELD, secret, encrypt, timeout);
     }
 
     /** Parses {@code host:port}. */
@@ -258,7 +284,7 @@ public final class SiteProtector implements AutoCloseable {
             }
             replicatingTo = to + "@" + toAddress;
             replicator = to.equals(config.site()) ? null : new LineReplicator(siteStore, List.of(new RemoteLevel("site",
-                    heldStore(address(toAddress), config.site(), config.secret(), config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
+                    heldStore(address(toAddress), config.site(), config.secret(), config.encrypt(), config.timeout()), HELD_LINES)), new LineReplicator.Listener() {
                 @Override
                 public void copied(String level, LineInfo line, Duration took, long bytes) {
                     events.accept(new SiteEvent.Shipped(config.site(), line.series(), line.iteration(), bytes, took));
@@ -288,7 +314,7 @@ public final class SiteProtector implements AutoCloseable {
         mirroring = key;
         mirrored.clear();
         mirror = key.isEmpty() ? null : new LineReplicator(heldCopies(held), List.of(new RemoteLevel("mirror", new ProtectorStore(
-                address(backup), held, ProtectorStore.Scope.HELD, config.secret(), config.timeout()), HELD_LINES)), LineReplicator.Listener.NONE);
+                address(backup), held, ProtectorStore.Scope.HELD, config.secret(), config.encrypt(), config.timeout()), HELD_LINES)), LineReplicator.Listener.NONE);
     }
 
     /** The node protector's address of the site's next node after its controller, or null without a node level. */
@@ -336,7 +362,7 @@ public final class SiteProtector implements AutoCloseable {
         // a heartbeat may take up to half the timeout on a loaded machine before it counts as lost
         Duration patience = config.heartbeat().compareTo(config.timeout().dividedBy(2)) > 0 ? config.heartbeat() : config.timeout().dividedBy(2);
         try {
-            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(address(mine.site(to).protector()), config.secret(),
+            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(address(mine.site(to).protector()), config.secret(), config.encrypt(),
                     config.site(), mine.version(), patience);
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
@@ -384,7 +410,7 @@ public final class SiteProtector implements AutoCloseable {
     private boolean check(String third, String target) {
         Topology t = table;
         try {
-            return ProtectorCalls.check(address(t.site(third).protector()), config.secret(), config.site(), target, config.timeout());
+            return ProtectorCalls.check(address(t.site(third).protector()), config.secret(), config.encrypt(), config.site(), target, config.timeout());
         } catch (IOException e) {
             LOG.warn("site {}: site {} could not be asked to check site {}: {}", config.site(), third, target, e.toString());
             return false;
@@ -485,7 +511,7 @@ public final class SiteProtector implements AutoCloseable {
             return SiteRecovery.place(heldCopies(failed), siteStore, move);
         }
         try (Store target = new ProtectorStore(address(move.after().site(move.target()).protector()), config.site(),
-                ProtectorStore.Scope.SITE, config.secret(), config.timeout())) {
+                ProtectorStore.Scope.SITE, config.secret(), config.encrypt(), config.timeout())) {
             return SiteRecovery.place(heldCopies(failed), target, move);
         }
     }
@@ -518,7 +544,7 @@ public final class SiteProtector implements AutoCloseable {
 
     private void announce(Topology t, String who, String at) {
         try {
-            ProtectorCalls.announce(address(at), config.secret(), config.site(), t, config.timeout());
+            ProtectorCalls.announce(address(at), config.secret(), config.encrypt(), config.site(), t, config.timeout());
         } catch (IOException e) {
             LOG.info("site {}: the table v{} did not reach {} ({}); it learns it from its next heartbeat", config.site(), t.version(), who,
                     e.toString());
@@ -541,7 +567,7 @@ public final class SiteProtector implements AutoCloseable {
      */
     private void serve(Socket s) {
         try {
-            ProtectorCalls.serve(s, config.secret(), config.timeout(), () -> closed, this::serveOne);
+            ProtectorCalls.serve(s, config.secret(), config.encrypt(), config.timeout(), () -> closed, this::serveOne);
         } catch (IOException | RuntimeException e) {
             if (!closed) {
                 LOG.debug("site {}: a connection from {} ended: {}", config.site(), s.getRemoteSocketAddress(), e.toString());
@@ -598,11 +624,11 @@ public final class SiteProtector implements AutoCloseable {
             return false;
         }
         // the third party's check decides a declaration: it gets the whole timeout, not one heartbeat
-        if (ProtectorCalls.ping(address(t.site(site).protector()), config.secret(), config.site(), config.timeout())) {
+        if (ProtectorCalls.ping(address(t.site(site).protector()), config.secret(), config.encrypt(), config.site(), config.timeout())) {
             return true;
         }
         for (String at : t.nodeProtectors(site).values()) {
-            if (ProtectorCalls.ping(address(at), config.secret(), config.site(), config.timeout())) {
+            if (ProtectorCalls.ping(address(at), config.secret(), config.encrypt(), config.site(), config.timeout())) {
                 return true;
             }
         }

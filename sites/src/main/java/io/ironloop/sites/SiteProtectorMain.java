@@ -1,5 +1,6 @@
 package io.ironloop.sites;
 
+import io.ironloop.group.GroupKeys;
 import io.ironloop.group.launch.JobSecret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * A cluster protector as a process of its own, on a site's controller node:
  * {@code java -cp … io.ironloop.sites.SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR
- * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000]}. The table file is {@link Topology#encode()}'s text,
+ * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000] [--encrypt true|false]}; {@code --encrypt} defaults to
+ * {@code IRONLOOP_SITE_ENCRYPT} from the environment, else false ({@code SITE_ENCRYPT}). The table file is {@link Topology#encode()}'s text,
  * with every protector's address. Every {@link SiteEvent} is printed on standard output as {@code event }
  * {@link SiteEvent#line()} (for example {@code event Declared site=X target=Y verified_by=Z}), after one line
  * {@code listening HOST:PORT};
@@ -36,21 +38,27 @@ public final class SiteProtectorMain {
      * @param args see the class comment
      */
     public static void main(String[] args) throws IOException, InterruptedException {
-        Map<String, String> o = new HashMap<>(Map.of("--heartbeat-ms", "200", "--timeout-ms", "2000"));
+        Map<String, String> o = new HashMap<>(Map.of("--heartbeat-ms", "200", "--timeout-ms", "2000", "--encrypt",
+                System.getenv().getOrDefault(GroupKeys.SITE_ENCRYPT.environmentVariable(), "false")));
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i], args[i + 1]);
         }
         for (String k : new String[] {"--site", "--table", "--site-folder", "--held-folder", "--secret-file"}) {
             if (!o.containsKey(k) || args.length % 2 != 0) {
                 System.err.println("usage: SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR --secret-file FILE"
-                        + " [--heartbeat-ms 200] [--timeout-ms 2000] [--node N]; missing " + k);
+                        + " [--heartbeat-ms 200] [--timeout-ms 2000] [--node N] [--encrypt false|true]; missing " + k);
                 System.exit(2);
             }
+        }
+        if (!o.get("--encrypt").equals("true") && !o.get("--encrypt").equals("false")) {
+            System.err.println("SiteProtectorMain: --encrypt (or IRONLOOP_SITE_ENCRYPT) is true or false, not '" + o.get("--encrypt") + "'");
+            System.exit(2);
         }
         Topology table = Topology.parse(Files.readString(Path.of(o.get("--table")), StandardCharsets.UTF_8));
         SiteProtector.Config config = new SiteProtector.Config(o.get("--site"), table, Path.of(o.get("--site-folder")),
                 Path.of(o.get("--held-folder")), JobSecret.load(Path.of(o.get("--secret-file"))),
-                Duration.ofMillis(Long.parseLong(o.get("--heartbeat-ms"))), Duration.ofMillis(Long.parseLong(o.get("--timeout-ms"))));
+                Duration.ofMillis(Long.parseLong(o.get("--heartbeat-ms"))), Duration.ofMillis(Long.parseLong(o.get("--timeout-ms"))),
+                Boolean.parseBoolean(o.get("--encrypt")));
         if (o.containsKey("--node")) {
             runNode(config, o.get("--node"));
             return;

@@ -40,6 +40,7 @@ public final class ProtectorStore implements Store {
     private final String fromSite;
     private final Scope scope;
     private final JobSecret secret;
+    private final boolean encrypt;
     private final Duration timeout;
     private final IdleWires idle = new IdleWires();
 
@@ -51,10 +52,23 @@ public final class ProtectorStore implements Store {
      * @param timeout for connecting and for every read
      */
     public ProtectorStore(InetSocketAddress protector, String fromSite, Scope scope, JobSecret secret, Duration timeout) {
+        this(protector, fromSite, scope, secret, false, timeout);
+    }
+
+    /**
+     * @param protector the protector's address
+     * @param fromSite the calling protector's site (names the held store)
+     * @param scope which store
+     * @param secret the job secret
+     * @param encrypt whether the connections are encrypted ({@code SITE_ENCRYPT}, as the protector's)
+     * @param timeout for connecting and for every read
+     */
+    public ProtectorStore(InetSocketAddress protector, String fromSite, Scope scope, JobSecret secret, boolean encrypt, Duration timeout) {
         this.protector = protector;
         this.fromSite = fromSite;
         this.scope = scope;
         this.secret = secret;
+        this.encrypt = encrypt;
         this.timeout = timeout;
     }
 
@@ -84,7 +98,7 @@ public final class ProtectorStore implements Store {
                 throw e;
             }
         }
-        w = ProtectorWire.connect(protector, secret, timeout);
+        w = ProtectorWire.connect(protector, secret, encrypt, timeout);
         try {
             T result = exchange(w, op, exchange);
             idle.offer(w);
