@@ -82,7 +82,11 @@ public final class ProtectorStore implements Store {
      * Runs one operation on an idle connection of this store if one is fresh enough, else on a new one, and keeps the
      * connection for the next operation (the operations on one line follow each other closely: one handshake instead
      * of one per operation). A reused connection that fails at the connection level (the protector closed it as
-     * idle) is replaced by a new one once; a refusal ({@code false} answered) is not retried.
+     * idle, or it broke while the operation was under way) is replaced by a new one once; a refusal ({@code false}
+     * answered) is not retried. The retry is safe although the protector may have carried out the first attempt and
+     * only its answer was lost, because every operation is idempotent at the protector: reads and lists change
+     * nothing, {@code DELETE} of a name no longer there succeeds, {@code PUT} of bytes already published under the
+     * name (same length and CRC32C) is answered as done, {@code REMOVE_TEMPS} removes what is left.
      */
     private <T> T call(String op, Exchange<T> exchange) throws IOException {
         ProtectorWire w = idle.poll(timeout.dividedBy(4));

@@ -40,7 +40,7 @@ public final class StoreService {
             }
             case "READ" -> read(w, store, w.in.readUTF());
             case "PUT" -> put(w, store);
-            case "DELETE" -> {
+            case "DELETE" -> { // idempotent: a name not (or no longer) published is no error
                 store.delete(w.in.readUTF());
                 w.out.writeBoolean(true);
             }
@@ -94,13 +94,26 @@ public final class StoreService {
         }
     }
 
+    /**
+     * Receives a file and publishes it. Idempotent, so that a client may send it again when it cannot tell whether the
+     * first one arrived (its connection failed before the answer): a name already published with the same length and
+     * CRC32C as the bytes received is answered as done (nothing is written); with other bytes it is refused
+     * ({@code exists}).
+     */
     private static void put(ProtectorWire w, Store store) throws IOException {
         String name = w.in.readUTF();
         long length = w.in.readLong();
         w.timeout(java.time.Duration.ofSeconds(30 + (length >> 20)));
         CRC32C crc = new CRC32C();
         byte[] buffer = new byte[ProtectorWire.CHUNK];
-        try (Store.PendingFile out = store.create(name)) {
+        Store.PendingFile out;
+        try {
+            out = store.create(name);
+        } catch (FileAlreadyExistsException e) {
+            out = null; // published already: the bytes are read and compared, not written
+        }
+        boolean published = false;
+        try {
             long received = 0;
             while (received < length) {
                 int n = w.in.read(buffer, 0, (int) Math.min(buffer.length, length - received));
@@ -109,7 +122,7 @@ public final class StoreService {
                 }
                 crc.update(buffer, 0, n);
                 ByteBuffer b = ByteBuffer.wrap(buffer, 0, n);
-                while (b.hasRemaining()) {
+                while (out != null && b.hasRemaining()) {
                     out.channel().write(b);
                 }
                 received += n;
@@ -121,15 +134,40 @@ public final class StoreService {
                 w.out.flush();
                 return;
             }
-            try {
-                out.publish();
-            } catch (FileAlreadyExistsException e) {
-                fail(w, "exists: " + name);
+            if (out != null) {
+                try {
+                    out.publish();
+                    published = true;
+                } catch (FileAlreadyExistsException e) {
+                    // published meanwhile (the first of two sends of the same file): compared below
+                }
+            }
+            if (!published && !publishedAlready(store, name, length, stated)) {
+                fail(w, "exists: " + name + " is published here with other bytes");
                 w.out.flush();
                 return;
             }
+        } finally {
+            if (out != null) {
+                out.close();
+            }
         }
         w.out.writeBoolean(true);
+    }
+
+    /** Whether {@code name} is published in {@code store} with {@code length} bytes of CRC32C {@code crc}. */
+    private static boolean publishedAlready(Store store, String name, long length, int crc) throws IOException {
+        try (SeekableByteChannel ch = store.openRead(name)) {
+            if (ch.size() != length) {
+                return false;
+            }
+            CRC32C c = new CRC32C();
+            ByteBuffer b = ByteBuffer.allocate(ProtectorWire.CHUNK);
+            while (ch.read(b.clear()) > 0) {
+                c.update(b.flip());
+            }
+            return (int) c.getValue() == crc;
+        }
     }
 
     /** Answers a refusal with its reason. */
