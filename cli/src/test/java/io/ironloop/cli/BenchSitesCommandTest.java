@@ -13,17 +13,21 @@ import org.junit.jupiter.api.Test;
 /** {@code ironloop bench sites} with a small line: every figure present, the output contract. */
 class BenchSitesCommandTest {
     private static final List<String> NUMBERS = List.of("replication_gbps", "raw_tcp_gbps", "replication_over_raw_tcp",
-            "durable_tcp_gbps", "replication_over_durable_tcp", "line_bytes",
-            "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "repetitions");
-    private static final List<String> TARGETS = List.of("replication_target_met", "replication_durable_target_met",
-            "false_positive_target_met");
+            "durable_tcp_gbps", "replication_over_durable_tcp", "replication_encrypted_gbps", "replication_encrypted_over_clear",
+            "emulated_link_delay_ms", "emulated_link_gbit", "replication_emulated_gbps", "raw_tcp_emulated_gbps",
+            "replication_over_raw_tcp_emulated", "line_bytes",
+            "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "link_cut_detection_ms",
+            "link_cut_false_positives", "site_overhead_pct", "site_overhead_pct_min", "site_overhead_pct_max", "app_unprotected_s",
+            "app_protected_s", "app_runs_per_side", "app_lines_shipped", "app_disk_every", "repetitions");
+    private static final List<String> TARGETS = List.of("replication_target_met", "replication_durable_target_met", "replication_emulated_target_met",
+            "false_positive_target_met", "site_overhead_target_met");
 
     @Test
     void benchSites_json_printsOneObjectWithEveryFigure() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--json");
+                "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--app-size", "test", "--steps", "60", "--every", "20", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -41,6 +45,17 @@ class BenchSitesCommandTest {
         assertThat(o.get("detection_ms").asDouble()).isGreaterThan(o.get("site_timeout_ms").asDouble() - 60);
         // false_positive_declarations is reported, not asserted: the bench's 300 ms timeout can be missed at load 30+
         assertThat(o.get("replication_gbps").asDouble()).isPositive();
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench sites: detection run 5");
+        assertThat(o.get("replication_encrypted_gbps").asDouble()).isPositive();
+        // nothing crosses the emulated link faster than its 1 Gbit/s
+        assertThat(o.get("replication_emulated_gbps").asDouble()).isPositive().isLessThanOrEqualTo(0.125 * 1.05);
+        assertThat(o.get("raw_tcp_emulated_gbps").asDouble()).isLessThanOrEqualTo(0.125 * 1.05);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench sites: detection run 5", "bench sites: cut link run 5",
+                "bench sites: site protection every 20 steps, pair 5");
+        // a cut link is reported only once the third site's check came back: at least a timeout after the cut
+        assertThat(o.get("link_cut_detection_ms").asDouble()).isGreaterThan(o.get("site_timeout_ms").asDouble() - 60);
+        // every protected run shipped at least its last line (3 lines a run: steps 20, 40, 60), warm-up and sizing runs included
+        assertThat(o.get("app_lines_shipped").asLong()).isGreaterThanOrEqualTo(5 + 2);
+        assertThat(o.get("site_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_pct").asDouble());
+        assertThat(o.get("site_overhead_pct_max").asDouble()).isGreaterThanOrEqualTo(o.get("site_overhead_pct").asDouble());
     }
 }

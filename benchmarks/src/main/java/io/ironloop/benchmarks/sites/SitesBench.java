@@ -1,6 +1,7 @@
 package io.ironloop.benchmarks.sites;
 
 import io.ironloop.benchmarks.Medians;
+import io.ironloop.benchmarks.PairedRuns;
 import io.ironloop.benchmarks.group.RawTcp;
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
@@ -11,6 +12,8 @@ import io.ironloop.core.level.LineReplicator;
 import io.ironloop.core.level.RemoteLevel;
 import io.ironloop.format.Scope;
 import io.ironloop.group.launch.JobSecret;
+import io.ironloop.examples.blocks.heat.HeatBlocksConfig;
+import io.ironloop.sites.EmulatedLink;
 import io.ironloop.sites.LocalSites;
 import io.ironloop.sites.SiteEvent;
 import io.ironloop.sites.SiteProtector;
@@ -46,13 +49,46 @@ import java.util.concurrent.TimeUnit;
  *       second compares like with like;</li>
  *   <li>detection: four protectors, three sites and a spare (heartbeat 50 ms, timeout 300 ms); one site's protector
  *       closed after its line was shipped; the time until its protector declares it (confirmed by the third), and until
- *       the recovery (placement on a spare, table announced) is done; every declaration of another site is counted as a false positive.</li>
+ *       the recovery (placement on a spare, table announced) is done; every declaration of another site is counted as a false positive;</li>
+ *   <li>a cut link: three protectors, the link from Y to its protector X through an {@link EmulatedLink}; the link cut; the
+ *       time until X reports {@code LinkCut} (Z, asked to check, still reaches Y), then {@value #WATCH_AFTER_CUT} more
+ *       timeouts of watching: every declaration and every protector stopping itself counts as a false positive;</li>
+ *   <li>overhead on an application ({@link ProtectionOverhead}): the heat block example writing a disk line every
+ *       {@code every} steps, without and with the site protectors shipping its lines, in alternating pairs
+ *       ({@code site_overhead_pct}, target ≤ {@value ProtectionOverhead#TARGET_PCT} %).</li>
  * </ul>
  * Each figure is the median of the repetitions after one warm-up.
  */
 public final class SitesBench {
     private static final Duration HEARTBEAT = Duration.ofMillis(50);
     private static final Duration TIMEOUT = Duration.ofMillis(300);
+    /** The emulated inter-site link: 10 ms one way, 1 Gbit/s. */
+    static final EmulatedLink.Shape EMULATED = EmulatedLink.Shape.of(Duration.ofMillis(10), 1_000_000_000L);
+    /** Timeouts watched after a cut link was reported, for declarations that must not come. */
+    static final int WATCH_AFTER_CUT = 3;
+
+    /**
+     * What the overhead runs: the heat example's size, a disk line every {@code every} steps, and each side of a pair
+     * running back to back for at least {@code pairSeconds} (0: one run).
+     *
+     * @param app the heat block example's grid and steps
+     * @param every steps between two disk lines (shipped by the site's protector when protected)
+     * @param pairSeconds the least seconds each side of a pair runs
+     */
+    public record Overhead(HeatBlocksConfig app, long every, double pairSeconds) {
+        /**
+         * Checks the fields.
+         *
+         * @throws IllegalArgumentException for {@code every} below 1 or negative seconds
+         */
+        public Overhead {
+            java.util.Objects.requireNonNull(app, "app");
+            if (every < 1 || !(pairSeconds >= 0)) {
+                throw new IllegalArgumentException("a disk line every " + every + " steps (at least 1), pairs of " + pairSeconds
+                        + " s (at least 0)");
+            }
+        }
+    }
 
     private SitesBench() {
     }
@@ -61,17 +97,15 @@ public final class SitesBench {
      * Runs the benchmark.
      *
      * @param lineBytes size of the replicated line's state
-     * @param repetitions measured repetitions (after one warm-up)
+     * @param repetitions measured repetitions (after one warm-up), and pairs of the overhead
+     * @param overhead what the overhead runs
      * @param dir an empty scratch directory
      * @param err progress
      * @return the figures, in output order
      */
-    public static Map<String, Object> run(long lineBytes, int repetitions, Path dir, PrintStream err) throws Exception {
+    public static Map<String, Object> run(long lineBytes, int repetitions, Overhead overhead, Path dir, PrintStream err) throws Exception {
         JobSecret secret = JobSecret.create(dir, "bench");
-        double[] ours = new double[repetitions];
-        double[] raw = new double[repetitions];
-        double[] durable = new double[repetitions];
-        replication(lineBytes, repetitions, dir.resolve("replication"), secret, ours, raw, durable, err);
+        Replication rep = replication(lineBytes, repetitions, dir.resolve("replication"), secret, err);
         double[] detect = new double[repetitions];
         double[] recover = new double[repetitions];
         int falsePositives = 0;
@@ -84,41 +118,84 @@ public final class SitesBench {
             }
             err.printf("bench sites: detection run %d: declared after %.0f ms, recovered %.0f ms later%n", i + 1, r[0], r[1]);
         }
-        double oursGbps = Medians.median(ours);
-        double rawGbps = Medians.median(raw);
+        double[] cutDetect = new double[repetitions];
+        int cutFalsePositives = 0;
+        for (int i = -1; i < repetitions; i++) {
+            double[] r = linkCut(secret);
+            if (i >= 0) {
+                cutDetect[i] = r[0];
+                cutFalsePositives += (int) r[1];
+            }
+            err.printf("bench sites: cut link run %d: reported after %.0f ms, %d false positive(s)%n", i + 1, r[0], (int) r[1]);
+        }
+        ProtectionOverhead app = new ProtectionOverhead(overhead.app(), overhead.every(), dir.resolve("overhead"), secret);
+        PairedRuns.Comparison cost = app.measure(repetitions, overhead.pairSeconds(), err);
+        double oursGbps = Medians.median(rep.clear());
+        double rawGbps = Medians.median(rep.raw());
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("replication_gbps", oursGbps);
         f.put("raw_tcp_gbps", rawGbps);
         f.put("replication_over_raw_tcp", oursGbps / rawGbps);
         f.put("replication_target_met", oursGbps / rawGbps >= 0.7);
-        double durableGbps = Medians.median(durable);
+        double durableGbps = Medians.median(rep.durable());
         f.put("durable_tcp_gbps", durableGbps);
         f.put("replication_over_durable_tcp", oursGbps / durableGbps);
         f.put("replication_durable_target_met", oursGbps / durableGbps >= 0.7);
+        f.put("replication_encrypted_gbps", Medians.median(rep.encrypted()));
+        f.put("replication_encrypted_over_clear", Medians.median(rep.encrypted()) / oursGbps);
+        double emulated = Medians.median(rep.emulated());
+        double emulatedRaw = Medians.median(rep.emulatedRaw());
+        f.put("emulated_link_delay_ms", EMULATED.delay().toNanos() / 1e6);
+        f.put("emulated_link_gbit", EMULATED.bytesPerSecond() * 8 / 1e9);
+        f.put("replication_emulated_gbps", emulated);
+        f.put("raw_tcp_emulated_gbps", emulatedRaw);
+        f.put("replication_over_raw_tcp_emulated", emulated / emulatedRaw);
+        f.put("replication_emulated_target_met", emulated / emulatedRaw >= 0.7);
         f.put("line_bytes", lineBytes);
         f.put("site_timeout_ms", TIMEOUT.toMillis());
         f.put("detection_ms", Medians.median(detect));
         f.put("recovery_ms", Medians.median(recover));
         f.put("false_positive_declarations", falsePositives);
-        f.put("false_positive_target_met", falsePositives == 0);
+        f.put("link_cut_detection_ms", Medians.median(cutDetect));
+        f.put("link_cut_false_positives", cutFalsePositives);
+        f.put("false_positive_target_met", falsePositives == 0 && cutFalsePositives == 0);
+        f.put("site_overhead_pct", cost.overheadPct());
+        f.put("site_overhead_pct_min", cost.minPct());
+        f.put("site_overhead_pct_max", cost.maxPct());
+        f.put("site_overhead_target_met", cost.overheadPct() <= ProtectionOverhead.TARGET_PCT);
+        f.put("app_unprotected_s", Medians.median(cost.reference()));
+        f.put("app_protected_s", Medians.median(cost.candidate()));
+        f.put("app_runs_per_side", cost.runsPerSide());
+        f.put("app_lines_shipped", app.linesShipped());
+        f.put("app_disk_every", overhead.every());
         f.put("repetitions", repetitions);
         return f;
     }
 
-    private static void replication(long lineBytes, int repetitions, Path dir, JobSecret secret, double[] ours, double[] raw,
-            double[] durable, PrintStream err) throws Exception {
-        Topology table = Topology.of(List.of(new Topology.RankPlace(0, "a", "X"), new Topology.RankPlace(1, "b", "Y")), List.of());
-        ServerSocket xs = SiteProtector.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    /** The replication figures, GB/s per measured repetition. */
+    private record Replication(double[] clear, double[] encrypted, double[] raw, double[] durable, double[] emulated, double[] emulatedRaw) {
+        Replication(int repetitions) {
+            this(new double[repetitions], new double[repetitions], new double[repetitions], new double[repetitions], new double[repetitions],
+                    new double[repetitions]);
+        }
+    }
+
+    private static Replication replication(long lineBytes, int repetitions, Path dir, JobSecret secret, PrintStream err) throws Exception {
+        Replication r = new Replication(repetitions);
         Path durableDir = java.nio.file.Files.createDirectories(dir.resolve("durable-tcp"));
-        table = table.withProtectors(Map.of("X", "127.0.0.1:" + xs.getLocalPort(), "Y", "127.0.0.1:1"));
-        // only X serves; its own heartbeats to Y fail, which the benchmark does not look at
-        try (SiteProtector x = SiteProtector.start(new SiteProtector.Config("X", table, dir.resolve("site-X"), dir.resolve("held-X"),
-                secret, Duration.ofSeconds(60), Duration.ofSeconds(600)), xs, e -> { });
+        // three holders of Y's lines, each a protector of site X serving alone (their own heartbeats to Y fail, which the
+        // benchmark does not look at): in the clear, encrypted, and reached over the emulated inter-site link
+        try (SiteProtector x = holder(dir.resolve("clear"), secret, false);
+                SiteProtector enc = holder(dir.resolve("encrypted"), secret, true);
+                SiteProtector far = holder(dir.resolve("emulated"), secret, false);
+                EmulatedLink toFar = EmulatedLink.start(far.address(), EMULATED);
                 Store site = Store.directory(dir.resolve("site-Y"));
-                LineReplicator replicator = new LineReplicator(site, List.of(new RemoteLevel("site", SiteProtector.heldStore(x.address(), "Y", secret,
-                        Duration.ofSeconds(60)), 2)), LineReplicator.Listener.NONE);
+                LineReplicator replicator = replicator(site, SiteProtector.heldStore(x.address(), "Y", secret, Duration.ofSeconds(60)));
+                LineReplicator sealed = replicator(site, SiteProtector.heldStore(enc.address(), "Y", secret, true, Duration.ofSeconds(60)));
+                LineReplicator overLink = replicator(site, SiteProtector.heldStore(toFar.address(), "Y", secret, Duration.ofSeconds(60)));
                 CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().series("rank-00001").retainLines(2).build(), site);
-                ServerSocketChannel sink = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+                ServerSocketChannel sink = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                EmulatedLink toSink = EmulatedLink.start((InetSocketAddress) sink.getLocalAddress(), EMULATED)) {
             double[] state = new double[(int) (lineBytes / 8)];
             engine.protect("state", Scope.GLOBAL, state);
             Random rnd = new Random(5);
@@ -133,40 +210,68 @@ public final class SitesBench {
                 LineInfo line = lines.get(lines.size() - 1);
                 long bytes = site.size(line.dataFile()) + site.size(line.dataFile().replace(".ilc", ".commit"));
 
-                long t0 = System.nanoTime();
-                replicator.submit(line);
-                if (!replicator.awaitIdle(Duration.ofMinutes(5))) {
-                    throw new IOException("the line was not copied within 5 minutes");
-                }
-                double oursSeconds = (System.nanoTime() - t0) / 1e9;
-
-                CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
-                    try (SocketChannel in = sink.accept()) {
-                        RawTcp.read(in, ByteBuffer.allocateDirect(1 << 20), bytes);
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-                long t1 = System.nanoTime();
-                try (SocketChannel out = SocketChannel.open(sink.getLocalAddress())) {
-                    RawTcp.write(out, buf, bytes >> 20);
-                    ByteBuffer tail = buf.duplicate().clear().limit((int) (bytes & ((1 << 20) - 1)));
-                    while (tail.hasRemaining()) {
-                        out.write(tail);
-                    }
-                }
-                reader.get(5, TimeUnit.MINUTES);
-                double rawSeconds = (System.nanoTime() - t1) / 1e9;
-                double durableSeconds = durableTcp(sink, buf, bytes, durableDir.resolve("line-" + (i + 1)));
+                double[] gbps = {
+                    bytes / replicate(replicator, line) / 1e9,
+                    bytes / replicate(sealed, line) / 1e9,
+                    bytes / rawTcp(sink, (InetSocketAddress) sink.getLocalAddress(), buf, bytes) / 1e9,
+                    bytes / durableTcp(sink, buf, bytes, durableDir.resolve("line-" + (i + 1))) / 1e9,
+                    bytes / replicate(overLink, line) / 1e9,
+                    bytes / rawTcp(sink, toSink.address(), buf, bytes) / 1e9};
                 if (i >= 0) {
-                    ours[i] = bytes / oursSeconds / 1e9;
-                    raw[i] = bytes / rawSeconds / 1e9;
-                    durable[i] = bytes / durableSeconds / 1e9;
+                    double[][] into = {r.clear(), r.encrypted(), r.raw(), r.durable(), r.emulated(), r.emulatedRaw()};
+                    for (int k = 0; k < gbps.length; k++) {
+                        into[k][i] = gbps[k];
+                    }
                 }
-                err.printf("bench sites: replication %d: %d bytes, %.3f GB/s (raw TCP %.3f GB/s, durable raw TCP %.3f GB/s)%n", i + 1,
-                        bytes, bytes / oursSeconds / 1e9, bytes / rawSeconds / 1e9, bytes / durableSeconds / 1e9);
+                err.printf("bench sites: replication %d: %d bytes, %.3f GB/s, encrypted %.3f GB/s (raw TCP %.3f GB/s, durable raw TCP %.3f GB/s);"
+                        + " over the emulated link %.3f GB/s (raw TCP %.3f GB/s)%n", i + 1, bytes, gbps[0], gbps[1], gbps[2], gbps[3], gbps[4], gbps[5]);
             }
         }
+        return r;
+    }
+
+    private static LineReplicator replicator(Store site, Store held) {
+        return new LineReplicator(site, List.of(new RemoteLevel("site", held, 2)), LineReplicator.Listener.NONE);
+    }
+
+    /** Seconds to send {@code bytes} to {@code sink} by connecting to {@code via} (the sink itself or a link to it), until all arrived. */
+    private static double rawTcp(ServerSocketChannel sink, InetSocketAddress via, ByteBuffer buf, long bytes) throws Exception {
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            try (SocketChannel in = sink.accept()) {
+                RawTcp.read(in, ByteBuffer.allocateDirect(1 << 20), bytes);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        long t = System.nanoTime();
+        try (SocketChannel out = SocketChannel.open(via)) {
+            RawTcp.write(out, buf, bytes >> 20);
+            ByteBuffer tail = buf.duplicate().clear().limit((int) (bytes & ((1 << 20) - 1)));
+            while (tail.hasRemaining()) {
+                out.write(tail);
+            }
+        }
+        reader.get(5, TimeUnit.MINUTES);
+        return (System.nanoTime() - t) / 1e9;
+    }
+
+    /** A protector of site X in a two-site table, serving alone (heartbeats 60 s apart): the holder of Y's replicated lines. */
+    private static SiteProtector holder(Path dir, JobSecret secret, boolean encrypt) throws IOException {
+        Topology table = Topology.of(List.of(new Topology.RankPlace(0, "a", "X"), new Topology.RankPlace(1, "b", "Y")), List.of());
+        ServerSocket xs = SiteProtector.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        table = table.withProtectors(Map.of("X", "127.0.0.1:" + xs.getLocalPort(), "Y", "127.0.0.1:1"));
+        return SiteProtector.start(new SiteProtector.Config("X", table, dir.resolve("site-X"), dir.resolve("held-X"), secret,
+                Duration.ofSeconds(60), Duration.ofSeconds(600), encrypt), xs, e -> { });
+    }
+
+    /** Seconds to copy {@code line} with {@code replicator}, from submitting it to the copy done. */
+    private static double replicate(LineReplicator replicator, LineInfo line) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        replicator.submit(line);
+        if (!replicator.awaitIdle(Duration.ofMinutes(5))) {
+            throw new IOException("the line was not copied within 5 minutes");
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /**
@@ -238,6 +343,63 @@ public final class SitesBench {
             SiteEvent.Recovered r = (SiteEvent.Recovered) await(events, seen, e -> e instanceof SiteEvent.Recovered);
             long falsePositives = seen.stream().filter(e -> e instanceof SiteEvent.Declared d && !d.target().equals("Y")).count();
             return new double[] {declared, r.took().toNanos() / 1e6, falsePositives};
+        }
+    }
+
+    /**
+     * One cut-link run: three protectors, Y reaching its protector X only through an emulated link, which is cut once
+     * they have watched each other for two timeouts. {ms from the cut to X's {@code LinkCut}, false positives: every
+     * declaration or protector stopping itself until {@value #WATCH_AFTER_CUT} timeouts after it}.
+     */
+    private static double[] linkCut(JobSecret secret) throws Exception {
+        Topology bare = Topology.of(List.of(new Topology.RankPlace(0, "a", "X"), new Topology.RankPlace(1, "b", "Y"),
+                new Topology.RankPlace(2, "c", "Z")), List.of());
+        Map<String, ServerSocket> sockets = new LinkedHashMap<>();
+        Map<String, String> addresses = new LinkedHashMap<>();
+        for (String s : List.of("X", "Y", "Z")) {
+            ServerSocket ss = SiteProtector.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            sockets.put(s, ss);
+            addresses.put(s, "127.0.0.1:" + ss.getLocalPort());
+        }
+        LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
+        Path scratch = java.nio.file.Files.createTempDirectory("ironloop-bench-sites-cut");
+        List<SiteProtector> started = new ArrayList<>();
+        try (EmulatedLink link = EmulatedLink.start(SiteProtector.address(addresses.get("X")), EmulatedLink.Shape.NONE)) {
+            Map<String, String> viaLink = new LinkedHashMap<>(addresses);
+            viaLink.put("X", link.hostPort());
+            for (String s : List.of("X", "Y", "Z")) {
+                Topology view = bare.withProtectors(s.equals("Y") ? viaLink : addresses);
+                started.add(SiteProtector.start(new SiteProtector.Config(s, view, scratch.resolve("site-" + s), scratch.resolve("held-" + s),
+                        secret, HEARTBEAT, TIMEOUT), sockets.get(s), events::add));
+            }
+            Thread.sleep(2 * TIMEOUT.toMillis());
+            List<SiteEvent> seen = new ArrayList<>();
+            events.drainTo(seen);
+            long t0 = System.nanoTime();
+            link.cut();
+            // X's verdict on Y: the cut link reported, or (a false positive) Y declared
+            await(events, seen, e -> e instanceof SiteEvent.LinkCut c && c.site().equals("X") && c.target().equals("Y")
+                    || e instanceof SiteEvent.Declared d && d.target().equals("Y"));
+            double reported = (System.nanoTime() - t0) / 1e6;
+            long watchUntil = System.nanoTime() + TIMEOUT.multipliedBy(WATCH_AFTER_CUT).toNanos();
+            for (long left = watchUntil - System.nanoTime(); left > 0; left = watchUntil - System.nanoTime()) {
+                SiteEvent e = events.poll(left, TimeUnit.NANOSECONDS);
+                if (e != null) {
+                    seen.add(e);
+                }
+            }
+            long falsePositives = seen.stream().filter(e -> e instanceof SiteEvent.Declared || e instanceof SiteEvent.Stopped).count();
+            return new double[] {reported, falsePositives};
+        } finally {
+            started.forEach(SiteProtector::close);
+            sockets.values().forEach(ss -> {
+                try {
+                    ss.close();
+                } catch (IOException e) {
+                    // closing: nothing left to do
+                }
+            });
+            io.ironloop.Folders.deleteTree(scratch);
         }
     }
 
