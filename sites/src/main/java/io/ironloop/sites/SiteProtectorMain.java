@@ -1,6 +1,5 @@
 package io.ironloop.sites;
 
-import io.ironloop.group.GroupKeys;
 import io.ironloop.group.launch.JobSecret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * A cluster protector as a process of its own, on a site's controller node:
  * {@code java -cp … io.ironloop.sites.SiteProtectorMain --site X --table FILE --site-folder DIR --held-folder DIR
- * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000] [--encrypt true|false]}; {@code --encrypt} defaults to
- * {@code IRONLOOP_SITE_ENCRYPT} from the environment, else false ({@code SITE_ENCRYPT}). The table file is {@link Topology#encode()}'s text,
+ * --secret-file FILE [--heartbeat-ms 200] [--timeout-ms 2000] [--encrypt false|true]}; {@code --encrypt} is
+ * {@code SITE_ENCRYPT}, the same at every protector of the job (and for whoever asks them for the table). The table file is {@link Topology#encode()}'s text,
  * with every protector's address. Every {@link SiteEvent} is printed on standard output as {@code event }
  * {@link SiteEvent#line()} (for example {@code event Declared site=X target=Y verified_by=Z}), after one line
  * {@code listening HOST:PORT};
@@ -38,8 +37,7 @@ public final class SiteProtectorMain {
      * @param args see the class comment
      */
     public static void main(String[] args) throws IOException, InterruptedException {
-        Map<String, String> o = new HashMap<>(Map.of("--heartbeat-ms", "200", "--timeout-ms", "2000", "--encrypt",
-                System.getenv().getOrDefault(GroupKeys.SITE_ENCRYPT.environmentVariable(), "false")));
+        Map<String, String> o = new HashMap<>(Map.of("--heartbeat-ms", "200", "--timeout-ms", "2000", "--encrypt", "false"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i], args[i + 1]);
         }
@@ -51,7 +49,7 @@ public final class SiteProtectorMain {
             }
         }
         if (!o.get("--encrypt").equals("true") && !o.get("--encrypt").equals("false")) {
-            System.err.println("SiteProtectorMain: --encrypt (or IRONLOOP_SITE_ENCRYPT) is true or false, not '" + o.get("--encrypt") + "'");
+            System.err.println("SiteProtectorMain: --encrypt is true or false, not '" + o.get("--encrypt") + "'");
             System.exit(2);
         }
         Topology table = Topology.parse(Files.readString(Path.of(o.get("--table")), StandardCharsets.UTF_8));
