@@ -37,7 +37,7 @@ final class BenchSitesCommand implements Callable<Integer> {
     @Option(names = "--every", defaultValue = "50", description = "Steps between two disk lines (shipped to the neighbour site when protected). Default ${DEFAULT-VALUE}.")
     long every;
 
-    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "0",
+    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "2",
             description = "Least seconds each side of an overhead pair runs back to back (0: one run). Default ${DEFAULT-VALUE}.")
     double pairSeconds;
 

@@ -27,7 +27,8 @@ class BenchSitesCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--app-size", "test", "--steps", "60", "--every", "20", "--json");
+                "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--app-size", "test", "--steps", "60", "--every", "20",
+                "--pair-seconds", "0", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();

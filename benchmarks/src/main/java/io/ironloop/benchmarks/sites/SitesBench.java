@@ -46,7 +46,9 @@ import java.util.concurrent.TimeUnit;
  *       durable raw TCP ({@code durable_tcp_gbps}: the receiver writes the bytes to a file as they arrive, fsyncs it,
  *       renames it and fsyncs the directory, then acknowledges — the least any receiver that must not lose an
  *       acknowledged line does). On loopback the link is faster than the disk, so the first ratio measures the disk; the
- *       second compares like with like;</li>
+ *       second compares like with like. The same copy encrypted ({@code SITE_ENCRYPT}: {@code replication_encrypted_gbps}),
+ *       and over an {@link EmulatedLink} of {@link #EMULATED} against raw TCP over another link of the same shape
+ *       ({@code replication_over_raw_tcp_emulated});</li>
  *   <li>detection: four protectors, three sites and a spare (heartbeat 50 ms, timeout 300 ms); one site's protector
  *       closed after its line was shipped; the time until its protector declares it (confirmed by the third), and until
  *       the recovery (placement on a spare, table announced) is done; every declaration of another site is counted as a false positive;</li>
