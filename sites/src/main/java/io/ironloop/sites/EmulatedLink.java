@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * reading and TCP's flow control pushes back on the sender, as a real link's queue would. Loss is emulated as a
  * stall ({@link #cut()}): TCP would retransmit a lost segment, so the application sees a pause, not missing bytes.
  *
- * <p>Threading: thread-safe; two daemon threads per relayed connection and direction pair, one acceptor.
+ * <p>Threading: thread-safe; two daemon threads per direction of each relayed connection (a reader and a writer), one
+ * acceptor.
  */
 public final class EmulatedLink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmulatedLink.class);
