@@ -55,6 +55,17 @@ public final class LocalSites implements AutoCloseable {
      */
     public static LocalSites start(List<RankPlace> places, List<Site> spares, Function<String, Path> siteFolder, Path heldRoot,
             JobSecret secret, Duration heartbeat, Duration timeout, Consumer<SiteEvent> events) throws IOException {
+        return start(places, spares, siteFolder, heldRoot, secret, heartbeat, timeout, false, events);
+    }
+
+    /**
+     * {@link #start(List, List, Function, Path, JobSecret, Duration, Duration, Consumer)} with every protector's
+     * connections encrypted or not ({@code SITE_ENCRYPT}).
+     *
+     * @throws IOException when a port cannot be bound
+     */
+    public static LocalSites start(List<RankPlace> places, List<Site> spares, Function<String, Path> siteFolder, Path heldRoot,
+            JobSecret secret, Duration heartbeat, Duration timeout, boolean encrypt, Consumer<SiteEvent> events) throws IOException {
         Topology bare = Topology.of(places, spares);
         Map<String, ServerSocket> sockets = new LinkedHashMap<>();
         Map<String, String> addresses = new LinkedHashMap<>();
@@ -84,13 +95,13 @@ public final class LocalSites implements AutoCloseable {
         try {
             for (String s : names) {
                 SiteProtector cluster = SiteProtector.start(new SiteProtector.Config(s, table, siteFolder.apply(s), heldRoot.resolve("held-" + s),
-                        secret, heartbeat, timeout), sockets.get(s), events);
+                        secret, heartbeat, timeout, encrypt), sockets.get(s), events);
                 synchronized (started) {
                     started.put(s, cluster);
                 }
                 for (String n : table.nodeProtectors(s).keySet()) {
                     NodeProtector p = NodeProtector.start(new SiteProtector.Config(s, table, siteFolder.apply(s), heldRoot.resolve("held-" + s
-                            + "-" + n), secret, heartbeat, timeout), n, nodeSockets.get(n),
+                            + "-" + n), secret, heartbeat, timeout, encrypt), n, nodeSockets.get(n),
                             table.site(s).controller().equals(n) ? Optional.of(cluster) : Optional.empty(), events);
                     synchronized (started) {
                         sites.nodes.computeIfAbsent(s, k -> new LinkedHashMap<>()).put(n, p);

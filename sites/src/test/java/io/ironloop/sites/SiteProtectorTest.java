@@ -23,6 +23,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Four protectors (sites X, Y, Z and a spare S) on loopback sockets in this JVM, with real files and the job secret. */
 class SiteProtectorTest {
@@ -43,8 +45,12 @@ class SiteProtectorTest {
     }
 
     private Topology startAll(JobSecret secret) throws IOException {
+        return startAll(secret, false);
+    }
+
+    private Topology startAll(JobSecret secret, boolean encrypt) throws IOException {
         sites = LocalSites.start(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "y1", "Y"), new RankPlace(2, "z1", "Z")),
-                List.of(Site.spare("S", List.of("s1"), "")), s -> dir.resolve("site-" + s), dir, secret, HEARTBEAT, TIMEOUT, events::add);
+                List.of(Site.spare("S", List.of("s1"), "")), s -> dir.resolve("site-" + s), dir, secret, HEARTBEAT, TIMEOUT, encrypt, events::add);
         return sites.table();
     }
 
@@ -87,10 +93,12 @@ class SiteProtectorTest {
         return state.clone();
     }
 
-    @Test
-    void siteLost_protectorDeclaresAfterThirdConfirms_placesItsLinesOnTheSpare_everyoneLearnsTheTable() throws Exception {
+    /** In the clear, and with every connection encrypted ({@code SITE_ENCRYPT}): the same protocol, the same outcome. */
+    @ParameterizedTest(name = "encrypt={0}")
+    @ValueSource(booleans = {false, true})
+    void siteLost_protectorDeclaresAfterThirdConfirms_placesItsLinesOnTheSpare_everyoneLearnsTheTable(boolean encrypt) throws Exception {
         JobSecret secret = JobSecret.create(dir, "job");
-        Topology table = startAll(secret);
+        Topology table = startAll(secret, encrypt);
         assertThat(table.protectorOf("Y").name()).isEqualTo("X");
 
         writeLines(dir.resolve("site-Y"), "rank-00002", 1); // another site's rank in Y's store (a store the sites share): not Y's to ship
@@ -123,13 +131,16 @@ class SiteProtectorTest {
 
         // Algorithm 4: every protector, and anyone asking, sees S where Y was
         for (String s : List.of("X", "Z", "S")) {
-            Topology t = SiteProtector.fetchTable(sites.protector(s).orElseThrow().address(), secret, TIMEOUT);
+            Topology t = SiteProtector.fetchTable(sites.protector(s).orElseThrow().address(), secret, encrypt, TIMEOUT);
             assertThat(t.version()).as("table at %s", s).isEqualTo(2);
             assertThat(t.siteOf(1)).isEqualTo("S");
             assertThat(t.protectorOf("S").name()).isEqualTo("X");
         }
         // and S's protector now protects Z's lines in turn, and ships its own (rank 1's) to X
         await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("S"), Duration.ofSeconds(20));
+        // asking with the other SITE_ENCRYPT is refused, saying so
+        assertThatThrownBy(() -> SiteProtector.fetchTable(sites.protector("X").orElseThrow().address(), secret, !encrypt, TIMEOUT))
+                .isInstanceOf(IOException.class).hasMessageContaining("give every protector of the job the same SITE_ENCRYPT");
     }
 
     @Test
