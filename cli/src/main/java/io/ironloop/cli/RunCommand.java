@@ -293,7 +293,7 @@ final class RunCommand implements Callable<Integer> {
                     : RankParameters.environment(System.getenv());
             if (fakeSites != null) {
                 b.fakeSites(fakeSites).protectSites(new SiteProtection(spareSites, ranksParameters.get(GroupKeys.SITE_HEARTBEAT),
-                        ranksParameters.get(GroupKeys.SITE_TIMEOUT)));
+                        ranksParameters.get(GroupKeys.SITE_TIMEOUT), ranksParameters.get(GroupKeys.SITE_ENCRYPT)));
             } else if (spareSites > 0) {
                 throw new IllegalArgumentException("--spare-sites needs --fake-sites: spare sites replace lost sites");
             }

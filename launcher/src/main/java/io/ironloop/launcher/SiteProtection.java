@@ -12,8 +12,10 @@ import java.util.Objects;
  *     site's ranks go; 0: a lost site's ranks go to the site of its protector
  * @param heartbeat {@code SITE_HEARTBEAT}: between two heartbeats of a protector
  * @param timeout {@code SITE_TIMEOUT}: silence after which a protector asks a third site to check the site it watches
+ * @param encrypt {@code SITE_ENCRYPT}: the protectors' connections (and the launcher's own, asking them for the table)
+ *     are encrypted after their handshake
  */
-public record SiteProtection(int spareSites, Duration heartbeat, Duration timeout) {
+public record SiteProtection(int spareSites, Duration heartbeat, Duration timeout, boolean encrypt) {
     /**
      * Checks the fields.
      *
@@ -30,8 +32,9 @@ public record SiteProtection(int spareSites, Duration heartbeat, Duration timeou
         }
     }
 
-    /** {@code spareSites} spare sites with the default heartbeat and timeout. */
+    /** {@code spareSites} spare sites with the default heartbeat, timeout and encryption. */
     public static SiteProtection withSpares(int spareSites) {
-        return new SiteProtection(spareSites, GroupKeys.SITE_HEARTBEAT.defaultValue(), GroupKeys.SITE_TIMEOUT.defaultValue());
+        return new SiteProtection(spareSites, GroupKeys.SITE_HEARTBEAT.defaultValue(), GroupKeys.SITE_TIMEOUT.defaultValue(),
+                GroupKeys.SITE_ENCRYPT.defaultValue());
     }
 }

@@ -157,7 +157,8 @@ final class SiteProtectors implements AutoCloseable {
         command.addAll(List.of("-Dironloop.site=" + site, "-cp", classpath, SiteProtectorMain.class.getName(), "--site", site,
                 "--table", tableFile.toString(), "--site-folder", spec.folder().orElseThrow().toString(), "--held-folder",
                 temp.resolve("held-" + site).toString(), "--secret-file", secret.file().toString(), "--heartbeat-ms",
-                Long.toString(protection.heartbeat().toMillis()), "--timeout-ms", Long.toString(protection.timeout().toMillis())));
+                Long.toString(protection.heartbeat().toMillis()), "--timeout-ms", Long.toString(protection.timeout().toMillis()),
+                "--encrypt", Boolean.toString(protection.encrypt())));
         Process p = new ProcessBuilder(command).directory(spec.workingDirectory().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         processes.put(site, p);
@@ -282,7 +283,7 @@ final class SiteProtectors implements AutoCloseable {
                 continue;
             }
             try {
-                fetched = SiteProtector.fetchTable(SiteProtector.address(s.protector()), secret, protection.timeout());
+                fetched = SiteProtector.fetchTable(SiteProtector.address(s.protector()), secret, protection.encrypt(), protection.timeout());
                 break;
             } catch (IOException e) {
                 log.warn("could not ask the protector of " + s.name() + " for the site table: " + e.getMessage());

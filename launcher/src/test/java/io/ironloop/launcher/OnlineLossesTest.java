@@ -164,6 +164,6 @@ class OnlineLossesTest {
         LaunchSpec ok = b.get().fakeSites(3).fakeHosts(6).folder(java.nio.file.Path.of("ckpt")).build();
         assertThat(ok.siteProtection()).contains(SiteProtection.withSpares(1));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SiteProtection(0, java.time.Duration.ofSeconds(1),
-                java.time.Duration.ofSeconds(2))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SITE_TIMEOUT");
+                java.time.Duration.ofSeconds(2), false)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SITE_TIMEOUT");
     }
 }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * --spare-sites 1} in its own JVM, which starts the three rank JVMs of the heat block example (rank r on
  * {@code site-r}) and four cluster protector JVMs ({@code site-0..2}, {@code spare-0}); whole sites are lost by SIGKILL
  * to every process of the site, and the job finishes bit-identical to the failure-free run while the launcher's
- * output says where the sites' ranks went. One launcher run covers both ways on (one JVM start-up instead of two).
+ * output says where the sites' ranks went. One launcher run covers both ways on (one JVM start-up instead of two), with
+ * {@code SITE_ENCRYPT} on: every connection of the protectors and the launcher's own are encrypted.
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SiteRunProcessTest {
@@ -71,6 +72,8 @@ class SiteRunProcessTest {
     void twoSitesLostOneAfterTheOther_onlineThenRelaunchedOnTheSpareSiteFromThePlacedCheckpoint_bitIdentical() throws Exception {
         startLauncher();
         awaitShipped("site-1", "rank-00001", 20, 0);
+        List<String> protectorArgs = JobProcesses.arguments(ProcessHandle.of(protectorPid("site-0")).orElseThrow());
+        assertThat(protectorArgs.get(protectorArgs.indexOf("--encrypt") + 1)).isEqualTo("true"); // SITE_ENCRYPT reached them
         kill(protectorPid("site-1"), rankPid(1)); // every process of site-1
 
         int afterPlacement = awaitTimeline("\"type\":\"site-recovered\",\"fields\":\\{\"site\":\"site-0\",\"failed\":\"site-1\"");
@@ -102,8 +105,10 @@ class SiteRunProcessTest {
     private void startLauncher() throws IOException {
         Path params = dir.resolve("params.json");
         // snapshots every 5 steps, each on disk too (the lines the protectors ship), enough lines kept that the survivors
-        // still hold the site checkpoint's iteration at a relaunch; fast failure detection of the ranks
+        // still hold the site checkpoint's iteration at a relaunch; fast failure detection of the ranks; the protectors'
+        // connections (and the launcher's, asking for the table) encrypted
         Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("ckpt") + "\", \"SNAPSHOT_EVERY\": 5, \"DISK_EVERY\": 1,"
+                + " \"SITE_ENCRYPT\": true,"
                 + " \"RETAIN_LINES\": 40, \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}}");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
