@@ -141,6 +141,39 @@ class RemoteLevelTest {
     }
 
     @Test
+    void replicator_retentionFailsAfterTheCommit_theLineIsReportedCommittedNotFailed() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        Store real = Store.directory(dir.resolve("shared"));
+        Store undeletable = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, m, args) -> {
+            if (m.getName().equals("delete")) {
+                throw new java.io.IOException("injected: this level refuses deletions");
+            }
+            try {
+                return m.invoke(real, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+        List<String> events = new ArrayList<>();
+        try (LineReplicator r = new LineReplicator(local, List.of(new RemoteLevel("shared", undeletable, 1)), new LineReplicator.Listener() {
+            @Override
+            public synchronized void copied(String level, LineInfo line, Duration took, long bytes) {
+                events.add("copied:" + line.iteration());
+            }
+
+            @Override
+            public synchronized void copyFailed(String level, LineInfo line, Throwable cause) {
+                events.add("failed:" + line.iteration());
+            }
+        })) {
+            writeLines(local, r, 3);
+        }
+        assertThat(events).containsExactly("copied:1", "copied:2", "copied:3");
+        // retention could not remove lines 1 and 2: all three are committed there
+        assertThat(StoreCatalog.of(real).lines(SERIES)).extracting(LineInfo::iteration).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
     void replicator_levelEverySecondLineWithABandwidthBudget_takesEverySecondLineNoFasterThanItsBudget() throws Exception {
         Store local = Store.directory(dir.resolve("local"));
         List<String> copied = new ArrayList<>();
