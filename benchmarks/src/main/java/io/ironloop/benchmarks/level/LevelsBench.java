@@ -246,9 +246,13 @@ public final class LevelsBench {
                     List<LineInfo> lines = List.copyOf(durable);
                     // the remote levels copy the lines just made durable, as the replicator does when the engine reports
                     // them, so before disk_recover drops the page cache: the raw write they are compared with reads nothing
-                    record("shared_checkpoint_s", keep, remoteCopy(local, shared, lines));
+                    double[] sharedCopy = remoteCopy(local, shared, lines);
+                    record("shared_checkpoint_s", keep, sharedCopy[0]);
+                    record("shared_retention_s", keep, sharedCopy[1]);
                     if (s3 != null) {
-                        record("s3_checkpoint_s", keep, remoteCopy(local, s3, lines));
+                        double[] s3Copy = remoteCopy(local, s3, lines);
+                        record("s3_checkpoint_s", keep, s3Copy[0]);
+                        record("s3_retention_s", keep, s3Copy[1]);
                     }
                     record("disk_recover_s", keep, diskRecover((DiskLevel) disk.levels.get(0).levels().get(0), it));
                     record("shared_recover_s", keep, remoteRecover(shared, rep + 1));
@@ -298,6 +302,9 @@ public final class LevelsBench {
                 f.put(l + "_checkpoint_gbps", all / median(l + "_checkpoint_s") / GB);
                 f.put(l + "_checkpoint_s", median(l + "_checkpoint_s"));
                 f.put(l + "_recover_s", median(l + "_recover_s"));
+                if (samples.containsKey(l + "_retention_s")) {
+                    f.put(l + "_retention_s", median(l + "_retention_s"));
+                }
             }
             f.put("rs_recover_m_s", median("rs_recover_m_s"));
             f.put("xor_encode_gbps", median("xor_encode_gbps"));
@@ -453,24 +460,51 @@ public final class LevelsBench {
             return s;
         }
 
-        private double remoteCopy(Store local, RemoteLevel level, List<LineInfo> lines) throws Exception {
+        /**
+         * Every rank's line copied to {@code level} by a replicator of its own: the seconds until the last rank's line was
+         * committed there (its commit record published), then the seconds until the levels were idle again (the retention
+         * of older lines and the removal of stray temporaries that follow each commit in the background).
+         */
+        private double[] remoteCopy(Store local, RemoteLevel level, List<LineInfo> lines) throws Exception {
             if (lines.size() != n) {
                 throw new IOException("expected a durable disk line per rank, got " + lines.size());
             }
+            java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(n);
+            List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+            LineReplicator.Listener listener = new LineReplicator.Listener() {
+                @Override
+                public void copied(String name, LineInfo line, Duration took, long bytes) {
+                    committed.countDown();
+                }
+
+                @Override
+                public void copyFailed(String name, LineInfo line, Throwable cause) {
+                    failed.add(cause);
+                    committed.countDown();
+                }
+            };
             List<LineReplicator> replicators = new ArrayList<>();
             for (int r = 0; r < n; r++) {
-                replicators.add(new LineReplicator(local, List.of(level), LineReplicator.Listener.NONE));
+                replicators.add(new LineReplicator(local, List.of(level), listener));
             }
             long start = System.nanoTime();
             for (int r = 0; r < n; r++) {
                 replicators.get(r).submit(lines.get(r));
             }
+            if (!committed.await(10, TimeUnit.MINUTES)) {
+                throw new IOException("the " + level.name() + " level did not commit the lines in 10 minutes");
+            }
+            double commit = (System.nanoTime() - start) / 1e9;
             for (LineReplicator l : replicators) {
                 if (!l.awaitIdle(Duration.ofMinutes(10))) {
-                    throw new IOException("the " + level.name() + " level did not copy the lines in 10 minutes");
+                    throw new IOException("the " + level.name() + " level did not finish its retention in 10 minutes");
                 }
             }
-            return (System.nanoTime() - start) / 1e9;
+            double idle = (System.nanoTime() - start) / 1e9;
+            if (!failed.isEmpty()) {
+                throw new IOException("the " + level.name() + " level failed to copy " + failed.size() + " line(s): " + failed.get(0), failed.get(0));
+            }
+            return new double[] {commit, idle - commit};
         }
 
         private double remoteRecover(RemoteLevel level, int round) throws IOException {
