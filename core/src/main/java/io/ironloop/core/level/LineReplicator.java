@@ -203,7 +203,7 @@ public final class LineReplicator implements AutoCloseable {
         }
         long start = System.nanoTime();
         try {
-            long bytes = LineFiles.copy(line, local, level.store(), level.bytesPerSecond());
+            long bytes = LineFiles.copy(line, local, level.store(), level.bytesPerSecond(), true);
             if (bytes == 0) {
                 return; // the level already held it
             }

@@ -1,6 +1,7 @@
 package io.ironloop.core.level;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
@@ -14,6 +15,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -115,6 +117,20 @@ class RemoteLevelTest {
         }
         assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("by-transfer"))).isEqualTo(bytes);
         assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("buffered"))).isEqualTo(bytes);
+    }
+
+    @Test
+    void copyUncachedFrom_aFileMappedAndWrittenPastTheCache_publishesIdenticalBytesOnce() throws Exception {
+        byte[] bytes = new byte[3 * 4096 * 1000 + 777]; // whole blocks by direct I/O, then a partial block through the cache
+        new Random(4).nextBytes(bytes);
+        Path source = Files.write(dir.resolve("source"), bytes);
+        try (Store to = Store.directory(dir.resolve("copies")); FileChannel file = FileChannel.open(source)) {
+            to.copyUncachedFrom(file, SERIES + "/uncached");
+
+            assertThatThrownBy(() -> to.copyUncachedFrom(file, SERIES + "/uncached")).isInstanceOf(FileAlreadyExistsException.class);
+            assertThat(to.listFiles(SERIES)).containsExactly(SERIES + "/uncached"); // no temporary left behind
+        }
+        assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("uncached"))).isEqualTo(bytes);
     }
 
     @Test
