@@ -71,9 +71,12 @@ final class RebuiltStream {
         if (from < 0 || len < 0 || from + len > length) {
             throw new IndexOutOfBoundsException("bytes [" + from + ", " + (from + len) + ") of a stream of " + length);
         }
+        if (len == 0) {
+            return ByteBuffer.allocateDirect(0); // an empty image, possibly at the stream's very end
+        }
         int i = (int) (from / part);
         int within = (int) (from % part);
-        if (len == 0 || within + len <= parts[i].capacity()) {
+        if (within + len <= parts[i].capacity()) {
             return parts[i].slice(within, len);
         }
         ByteBuffer copy = ByteBuffer.allocateDirect(len);

@@ -86,6 +86,7 @@ class StripeDecoderTest {
         assertThat(stream.slice(10, 40)).isEqualTo(ByteBuffer.wrap(bytes, 10, 40)); // inside one part: a view
         assertThat(stream.slice(60, 300)).isEqualTo(ByteBuffer.wrap(bytes, 60, 300)); // across five part ends: a copy
         assertThat(stream.slice(990, 10)).isEqualTo(ByteBuffer.wrap(bytes, 990, 10)); // the short last part
+        assertThat(stream.slice(1000, 0).remaining()).isZero(); // an empty image at the very end
         assertThatThrownBy(() -> stream.slice(995, 10)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> stream.put(999, bytes, 0, 2)).isInstanceOf(IndexOutOfBoundsException.class);
     }
