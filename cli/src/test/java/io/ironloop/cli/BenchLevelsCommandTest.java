@@ -40,6 +40,7 @@ class BenchLevelsCommandTest {
         }
         positive.add("rs_recover_m_s");
         positive.add("s3_over_raw_write");
+        positive.addAll(List.of("raw_write_direct_gbps", "shared_retention_s", "rs_wire_bound_gbps"));
         for (String k : positive) {
             assertThat(o.get(k)).as(k).isNotNull();
             assertThat(o.get(k).isNumber()).as(k + " is a JSON number").isTrue();
@@ -56,6 +57,8 @@ class BenchLevelsCommandTest {
         assertThat(o.get("rs_k").asInt() + o.get("rs_m").asInt()).isEqualTo(3);
         assertThat(o.get("partner_over_raw_tcp").asDouble())
                 .isCloseTo(o.get("partner_checkpoint_gbps").asDouble() / o.get("raw_tcp_gbps").asDouble(), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(o.get("rs_wire_bound_gbps").asDouble()) // rs sends m × SIZE per rank
+                .isCloseTo(o.get("raw_tcp_gbps").asDouble() / o.get("rs_m").asInt(), org.assertj.core.data.Offset.offset(1e-9));
         assertThat(Files.exists(dir.resolve("ironloop-bench-levels"))).as("the bench's files are removed").isFalse();
     }
 

@@ -100,6 +100,17 @@ public interface Store extends AutoCloseable {
         }
     }
 
+    /**
+     * {@link #copyFrom} for a copy that this machine will not read back soon (a remote level's copy of a line, read
+     * back by a restart elsewhere): the store may write it past its caches, as {@link #createUncached(String)}. By
+     * default, {@link #copyFrom}.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if {@code name} is already published here
+     */
+    default void copyUncachedFrom(SeekableByteChannel source, String name) throws IOException {
+        copyFrom(source, name);
+    }
+
     /** Removes a published file (durably). */
     void delete(String name) throws IOException;
 

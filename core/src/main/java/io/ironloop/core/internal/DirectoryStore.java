@@ -158,6 +158,38 @@ public final class DirectoryStore implements Store {
         }
     }
 
+    /** The source's bytes mapped at a time by {@link #copyUncachedFrom}: a multiple of any block size, well below 2 GiB. */
+    static final long COPY_WINDOW = 64L << 20;
+
+    /**
+     * {@inheritDoc} Here, from a file: each window of {@link #COPY_WINDOW} bytes of the source is mapped in place and
+     * written with {@code O_DIRECT} ({@link #createUncached}), so the device reads the bytes straight from the source's
+     * page-cache pages: no copy through this process, none into a page cache of the copy (the copy of a file
+     * {@link #copyFrom} makes costs a read besides the write). Where direct I/O is missing the kernel copies from the
+     * mapping as a write does. From any other channel (a throttled one), as {@link #copyFrom}.
+     */
+    @Override
+    public void copyUncachedFrom(SeekableByteChannel source, String name) throws IOException {
+        if (!(source instanceof FileChannel in)) {
+            copyFrom(source, name);
+            return;
+        }
+        try (PendingFile out = createUncached(name)) {
+            long size = in.size();
+            for (long at = 0; at < size; at += COPY_WINDOW) {
+                ByteBuffer window = in.map(FileChannel.MapMode.READ_ONLY, at, Math.min(COPY_WINDOW, size - at));
+                while (window.hasRemaining()) {
+                    out.channel().write(window);
+                }
+            }
+            if (in.size() != size) {
+                throw new IOException("the source of " + name + " changed size while it was copied: " + size + " then " + in.size()
+                        + " bytes");
+            }
+            out.publish();
+        }
+    }
+
     /**
      * {@inheritDoc} Here: with {@code O_DIRECT} ({@link UncachedFile}) where the platform and file system have it,
      * else as {@link #create(String)}.

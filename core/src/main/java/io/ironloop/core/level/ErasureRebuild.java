@@ -96,7 +96,7 @@ final class ErasureRebuild {
                 sends.add(sender.submit(() -> sendSymbol(survivors, to, s, mine, r)));
             }
         }
-        Map<Integer, ByteBuffer> streams = s.position() == holder ? StripeDecoder.streams(group.lengths, lost) : null;
+        Map<Integer, RebuiltStream> streams = s.position() == holder ? StripeDecoder.streams(group.lengths, lost, RebuiltStream.PART) : null;
         boolean complete;
         try {
             complete = decodeMine(survivors, s, mine, needed, alive, lost, holder, rankOfWorld, streams, sends);
@@ -138,7 +138,7 @@ final class ErasureRebuild {
      * segments the other decoders send. Returns whether every lost segment arrived (meaningful on the holder).
      */
     private boolean decodeMine(PeerLink survivors, Stripe s, StripeLayout mine, List<Integer> needed, List<Integer> alive,
-            Set<Integer> lost, int holder, Map<Integer, Integer> rankOfWorld, Map<Integer, ByteBuffer> streams, List<Future<?>> sends) {
+            Set<Integer> lost, int holder, Map<Integer, Integer> rankOfWorld, Map<Integer, RebuiltStream> streams, List<Future<?>> sends) {
         Group group = s.group();
         int n = group.size();
         ErasureCode code = group.code;

@@ -31,14 +31,15 @@ final class LineFiles {
      * @throws java.nio.file.NoSuchFileException when the source no longer holds a file of the line
      */
     static long copy(LineInfo line, Store from, Store to) throws IOException {
-        return copy(line, from, to, 0);
+        return copy(line, from, to, 0, false);
     }
 
     /**
      * {@link #copy(LineInfo, Store, Store)} reading at most {@code bytesPerSecond} from {@code from} (0: no limit), so a
-     * level's background copies leave the rest of the disk's and the network's bandwidth to the application.
+     * level's background copies leave the rest of the disk's and the network's bandwidth to the application; with
+     * {@code uncached}, through {@link Store#copyUncachedFrom} (a copy to a remote level, not read back here).
      */
-    static long copy(LineInfo line, Store from, Store to, long bytesPerSecond) throws IOException {
+    static long copy(LineInfo line, Store from, Store to, long bytesPerSecond, boolean uncached) throws IOException {
         List<String> present = to.listFiles(line.series());
         String commit = LineCatalog.commitFile(line.series(), line.sequence());
         if (present.contains(commit)) {
@@ -62,7 +63,12 @@ final class LineFiles {
                     }
                     to.delete(f); // an uncommitted leftover of another write: never read, safe to replace
                 }
-                to.copyFrom(bytesPerSecond > 0 ? new Throttled(e.getValue(), bytesPerSecond) : e.getValue(), f);
+                SeekableByteChannel source = bytesPerSecond > 0 ? new Throttled(e.getValue(), bytesPerSecond) : e.getValue();
+                if (uncached) {
+                    to.copyUncachedFrom(source, f);
+                } else {
+                    to.copyFrom(source, f);
+                }
                 long size = to.size(f);
                 if (size != want) {
                     throw new IOException("the copy of " + f + " in " + to.location() + " has " + size + " bytes, the original in "

@@ -75,7 +75,7 @@ final class LineRebuild {
             throw new IronloopException("the " + what + " lost the lines of world ranks " + worldOf(lost) + ", more than its "
                     + code.parityShards() + " parity share(s) per codeword cover");
         }
-        Optional<Map<Integer, ByteBuffer>> decoded = StripeDecoder.decode(code, group.segment(), group.lengths(), lost, this::symbol);
+        Optional<Map<Integer, RebuiltStream>> decoded = StripeDecoder.decode(code, group.segment(), group.lengths(), lost, this::symbol);
         if (decoded.isEmpty()) {
             throw new IronloopException("the " + what + " has fewer than " + code.dataShards() + " intact symbols of some codeword"
                     + " to rebuild world ranks " + worldOf(lost) + ": " + problems);

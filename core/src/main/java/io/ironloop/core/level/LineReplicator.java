@@ -47,7 +47,10 @@ public final class LineReplicator implements AutoCloseable {
         Listener NONE = new Listener() {
         };
 
-        /** {@code line} is committed on {@code level}. */
+        /**
+         * {@code line} is committed on {@code level} (its commit record is published there); {@code took} is the copy's
+         * time. The level's retention of older lines follows on the same thread, after this call.
+         */
         default void copied(String level, LineInfo line, Duration took, long bytes) {
         }
 
@@ -200,27 +203,34 @@ public final class LineReplicator implements AutoCloseable {
         }
         long start = System.nanoTime();
         try {
-            long bytes = LineFiles.copy(line, local, level.store(), level.bytesPerSecond());
+            long bytes = LineFiles.copy(line, local, level.store(), level.bytesPerSecond(), true);
             if (bytes == 0) {
                 return; // the level already held it
             }
-            new Retention().apply(level.store(), line.series(), line.settingsFingerprint(), level.retainLines());
-            // this thread is the series' only writer on the level and has just finished: whatever is still being
-            // written there was left by a killed process (after catch-up resumed what it could)
-            level.store().removeTemporaries(line.series());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             LOG.debug("line {} of {} (iteration {}) committed on level '{}' in {} ms", line.sequence(), line.series(),
                     line.iteration(), level.name(), took.toMillis());
-            listener.copied(level.name(), line, took, bytes);
+            listener.copied(level.name(), line, took, bytes); // committed there: the clean-up below is not part of the copy
         } catch (NoSuchFileException e) {
             LOG.warn("line {} of {} was not copied to level '{}': the local store no longer holds {} (removed by retention before"
                     + " the level caught up: the level is slower than the checkpoints)", line.sequence(), line.series(), level.name(),
                     e.getFile());
             listener.copyFailed(level.name(), line, e);
+            return;
         } catch (IOException | RuntimeException e) {
             LOG.warn("line {} of {} was not copied to level '{}' ({}): {}; the level keeps its earlier lines, the next line tries"
                     + " again", line.sequence(), line.series(), level.name(), level.store().location(), e.toString());
             listener.copyFailed(level.name(), line, e);
+            return;
+        }
+        try {
+            new Retention().apply(level.store(), line.series(), line.settingsFingerprint(), level.retainLines());
+            // this thread is the series' only writer on the level and has just finished: whatever is still being
+            // written there was left by a killed process (after catch-up resumed what it could)
+            level.store().removeTemporaries(line.series());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("line {} of {} is committed on level '{}' ({}), but removing older lines or stray temporaries there failed: {};"
+                    + " the next line tries again", line.sequence(), line.series(), level.name(), level.store().location(), e.toString());
         }
     }
 

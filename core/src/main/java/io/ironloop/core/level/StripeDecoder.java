@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * give their symbols from memory over the network ({@link ErasureLevel#rebuild}), and on relaunch, where they
  * come from the members' disk lines ({@link LineRebuild}). The geometry is {@link ErasureLevel}'s: n members,
  * codeword r has its parity shares on positions r … r + m − 1 (mod n) and its data column t on position
- * (r + m + t) mod n, each symbol a segment of S bytes.
+ * (r + m + t) mod n, each symbol a segment of S bytes. A rebuilt stream may be longer than 2 GiB
+ * ({@link RebuiltStream}); a segment, a byte array, may not (refused when the parity is encoded).
  */
 final class StripeDecoder {
     private StripeDecoder() {
@@ -67,8 +68,14 @@ final class StripeDecoder {
      *
      * @return each lost position's stream, or empty when some needed codeword has fewer than k intact symbols
      */
-    static Optional<Map<Integer, ByteBuffer>> decode(ErasureCode code, int segment, long[] lengths, Set<Integer> lost,
+    static Optional<Map<Integer, RebuiltStream>> decode(ErasureCode code, int segment, long[] lengths, Set<Integer> lost,
             Symbols symbols) {
+        return decode(code, segment, lengths, lost, symbols, RebuiltStream.PART);
+    }
+
+    /** {@link #decode(ErasureCode, int, long[], Set, Symbols)} into streams of {@code part}-byte parts. */
+    static Optional<Map<Integer, RebuiltStream>> decode(ErasureCode code, int segment, long[] lengths, Set<Integer> lost,
+            Symbols symbols, int part) {
         int n = lengths.length;
         List<Integer> alive = new ArrayList<>();
         for (int q = 0; q < n; q++) {
@@ -76,7 +83,7 @@ final class StripeDecoder {
                 alive.add(q);
             }
         }
-        Map<Integer, ByteBuffer> streams = streams(lengths, lost);
+        Map<Integer, RebuiltStream> streams = streams(lengths, lost, part);
         boolean complete = true;
         for (int r : needed(lost, n, code)) {
             byte[][] shards = codeword(code, segment, n, alive, r, symbols);
@@ -94,11 +101,11 @@ final class StripeDecoder {
         return complete ? Optional.of(streams) : Optional.empty();
     }
 
-    /** An empty stream of its recorded length for each lost position. */
-    static Map<Integer, ByteBuffer> streams(long[] lengths, Set<Integer> lost) {
-        Map<Integer, ByteBuffer> streams = new HashMap<>();
+    /** An empty stream of its recorded length for each lost position, in parts of {@code part} bytes. */
+    static Map<Integer, RebuiltStream> streams(long[] lengths, Set<Integer> lost, int part) {
+        Map<Integer, RebuiltStream> streams = new HashMap<>();
         for (int x : lost) {
-            streams.put(x, ByteBuffer.allocateDirect(Math.toIntExact(lengths[x])));
+            streams.put(x, new RebuiltStream(lengths[x], part));
         }
         return streams;
     }
@@ -133,10 +140,10 @@ final class StripeDecoder {
     }
 
     /** Puts segment {@code t} (its bytes within the stream's length) into {@code stream}. */
-    static void place(ByteBuffer stream, int t, int segment, byte[] bytes) {
+    static void place(RebuiltStream stream, int t, int segment, byte[] bytes) {
         long from = (long) t * segment;
-        int len = (int) Math.max(0, Math.min(segment, stream.capacity() - from));
-        stream.put((int) from, bytes, 0, len);
+        int len = (int) Math.max(0, Math.min(segment, stream.length() - from));
+        stream.put(from, bytes, 0, len);
     }
 
     /**
@@ -145,7 +152,7 @@ final class StripeDecoder {
      *
      * @throws io.ironloop.format.CorruptCheckpointException if any check fails
      */
-    static Snapshot verified(ByteBuffer stream, String where) {
+    static Snapshot verified(RebuiltStream stream, String where) {
         Snapshot snapshot = StripeLayout.parse(stream, where);
         snapshot.images().forEach(i -> i.verified(where));
         return snapshot;

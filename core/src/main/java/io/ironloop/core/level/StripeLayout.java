@@ -67,20 +67,21 @@ final class StripeLayout {
     }
 
     /**
-     * The snapshot a rebuilt stream holds; its images are views of {@code stream}, checked by the caller.
+     * The snapshot a rebuilt stream holds; its images are views of {@code stream} (copies where one crosses a part's
+     * end), checked by the caller.
      *
      * @throws CorruptCheckpointException if the header is damaged or does not match the stream's length
      */
-    static Snapshot parse(ByteBuffer stream, String where) {
-        ByteBuffer b = stream.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN);
-        if (b.remaining() < FIXED + Integer.BYTES || b.getInt(0) != MAGIC) {
+    static Snapshot parse(RebuiltStream stream, String where) {
+        if (stream.length() < FIXED + Integer.BYTES || stream.slice(0, FIXED).order(ByteOrder.LITTLE_ENDIAN).getInt(0) != MAGIC) {
             throw new CorruptCheckpointException(where, 0, "the stream does not start with a stripe header");
         }
-        int count = b.getInt(Integer.BYTES * 2 + Long.BYTES);
+        int count = stream.slice(0, FIXED).order(ByteOrder.LITTLE_ENDIAN).getInt(Integer.BYTES * 2 + Long.BYTES);
         long headerLength = FIXED + (long) count * PER_IMAGE + Integer.BYTES;
-        if (count < 0 || headerLength > b.remaining()) {
+        if (count < 0 || headerLength > stream.length() || headerLength > Integer.MAX_VALUE) {
             throw new CorruptCheckpointException(where, 0, "the stripe header announces " + count + " images");
         }
+        ByteBuffer b = stream.slice(0, (int) headerLength).order(ByteOrder.LITTLE_ENDIAN);
         int h = (int) headerLength - Integer.BYTES;
         CRC32C crc = new CRC32C();
         crc.update(b.duplicate().limit(h));
@@ -95,10 +96,10 @@ final class StripeLayout {
         for (int i = 0; i < count; i++) {
             int entry = FIXED + i * PER_IMAGE;
             int length = b.getInt(entry + Long.BYTES);
-            if (length < 0 || at + length > b.capacity()) {
+            if (length < 0 || at + length > stream.length()) {
                 throw new CorruptCheckpointException(where, 0, "image " + i + " of " + length + " bytes runs past the stream's end");
             }
-            images.add(new BlockImage(b.getLong(entry), b.slice((int) at, length), b.getInt(entry + Long.BYTES + Integer.BYTES)));
+            images.add(new BlockImage(b.getLong(entry), stream.slice(at, length), b.getInt(entry + Long.BYTES + Integer.BYTES)));
             at += length;
         }
         return new Snapshot(owner, iteration, images);

@@ -83,6 +83,24 @@ class ErasureCodeTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"0, 0, 1000", "13, 13, 999", "13, 5, 999", "0, 7, 8", "3, 3, 0"})
+    void multiplyAdd_coefficientOne_isAByteWiseXor_atEqualAndDifferentOffsets(int srcOff, int dstOff, int len) {
+        Random random = new Random(srcOff * 31L + dstOff + len);
+        byte[] src = new byte[1024];
+        byte[] dst = new byte[1024];
+        random.nextBytes(src);
+        random.nextBytes(dst);
+        byte[] expected = dst.clone();
+        for (int i = 0; i < len; i++) {
+            expected[dstOff + i] ^= src[srcOff + i];
+        }
+
+        ErasureCode.multiplyAdd(1, src, srcOff, dst, dstOff, len);
+
+        assertThat(dst).isEqualTo(expected); // bytes outside [dstOff, dstOff + len) untouched too
+    }
+
     /** 64 symbols as eight little-endian words: bit t of word a is bit a of symbol t. */
     private static byte[] planes(int[] x) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64).order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -1,6 +1,7 @@
 package io.ironloop.core.level;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ironloop.core.CheckpointEngine;
 import io.ironloop.core.EngineConfig;
@@ -14,6 +15,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -118,6 +120,20 @@ class RemoteLevelTest {
     }
 
     @Test
+    void copyUncachedFrom_aFileMappedAndWrittenPastTheCache_publishesIdenticalBytesOnce() throws Exception {
+        byte[] bytes = new byte[3 * 4096 * 1000 + 777]; // whole blocks by direct I/O, then a partial block through the cache
+        new Random(4).nextBytes(bytes);
+        Path source = Files.write(dir.resolve("source"), bytes);
+        try (Store to = Store.directory(dir.resolve("copies")); FileChannel file = FileChannel.open(source)) {
+            to.copyUncachedFrom(file, SERIES + "/uncached");
+
+            assertThatThrownBy(() -> to.copyUncachedFrom(file, SERIES + "/uncached")).isInstanceOf(FileAlreadyExistsException.class);
+            assertThat(to.listFiles(SERIES)).containsExactly(SERIES + "/uncached"); // no temporary left behind
+        }
+        assertThat(Files.readAllBytes(dir.resolve("copies").resolve(SERIES).resolve("uncached"))).isEqualTo(bytes);
+    }
+
+    @Test
     void replicator_linesCommittedLocally_areCommittedOnEveryLevelWithItsOwnRetention() throws Exception {
         Store local = Store.directory(dir.resolve("local"));
         List<String> copied = new ArrayList<>();
@@ -138,6 +154,39 @@ class RemoteLevelTest {
         assertThat(archive.lines(SERIES)).extracting(LineInfo::iteration).containsExactly(2L, 3L, 4L);
         assertThat(shared.verifyStore().problems()).isEmpty();
         assertThat(archive.verifyStore().problems()).isEmpty();
+    }
+
+    @Test
+    void replicator_retentionFailsAfterTheCommit_theLineIsReportedCommittedNotFailed() throws Exception {
+        Store local = Store.directory(dir.resolve("local"));
+        Store real = Store.directory(dir.resolve("shared"));
+        Store undeletable = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, m, args) -> {
+            if (m.getName().equals("delete")) {
+                throw new java.io.IOException("injected: this level refuses deletions");
+            }
+            try {
+                return m.invoke(real, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+        List<String> events = new ArrayList<>();
+        try (LineReplicator r = new LineReplicator(local, List.of(new RemoteLevel("shared", undeletable, 1)), new LineReplicator.Listener() {
+            @Override
+            public synchronized void copied(String level, LineInfo line, Duration took, long bytes) {
+                events.add("copied:" + line.iteration());
+            }
+
+            @Override
+            public synchronized void copyFailed(String level, LineInfo line, Throwable cause) {
+                events.add("failed:" + line.iteration());
+            }
+        })) {
+            writeLines(local, r, 3);
+        }
+        assertThat(events).containsExactly("copied:1", "copied:2", "copied:3");
+        // retention could not remove lines 1 and 2: all three are committed there
+        assertThat(StoreCatalog.of(real).lines(SERIES)).extracting(LineInfo::iteration).containsExactly(1L, 2L, 3L);
     }
 
     @Test
