@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class BenchGroupCommandTest {
     private static final List<String> NUMBERS = List.of("ranks", "repetitions", "detection_repetitions", "heartbeat_interval_s",
             "heartbeat_timeout_s", "p2p_over_raw_tcp", "p2p_gbps", "raw_tcp_gbps", "p2p_bytes", "p2p_message_bytes", "allreduce_latency_us",
-            "allreduce_latency_bytes", "allreduce_bandwidth_gbps", "allreduce_bandwidth_s", "allreduce_bandwidth_bytes", "allreduce_over_raw_tcp", "detect_kill_s",
+            "allreduce_latency_bytes", "allreduce_bandwidth_gbps", "allreduce_bandwidth_s", "allreduce_bandwidth_bytes", "allreduce_cpu_s", "allreduce_over_raw_tcp", "detect_kill_s",
             "detect_kill_leader_s", "detect_hang_s");
     private static final List<String> TARGETS = List.of("p2p_target_met", "detect_kill_target_met", "detect_kill_leader_target_met",
             "detect_hang_target_met", "heartbeat_target_met");

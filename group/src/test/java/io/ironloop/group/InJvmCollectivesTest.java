@@ -154,56 +154,44 @@ class InJvmCollectivesTest {
     }
 
     /**
-     * A member fails during a large allreduce: the survivors throw {@link ProcessFailedException} naming it instead of
-     * waiting for its pieces and results. Before it entered (the survivors are already inside the call), and while it
-     * is inside too: then a survivor may also have finished first, but only with the exact result.
+     * A member fails before it enters a large allreduce the others are already inside: the survivors throw
+     * {@link ProcessFailedException} naming it instead of waiting for its pieces and results. A member that fails
+     * inside the operation, after its first pieces arrived, is {@code LargeAllreduceFailureTest}'s case (it needs the
+     * in-JVM hub's message filter to make certain that nobody can finish first).
      */
-    @ParameterizedTest
-    @ValueSource(booleans = {false, true})
+    @Test
     @org.junit.jupiter.api.Timeout(60)
-    void allreduce_large_memberFails_survivorsThrowProcessFailed(boolean failingMemberInside) throws Exception {
+    void allreduce_large_memberFailsBeforeEntering_survivorsThrowProcessFailed() throws Exception {
         int n = 1 << 20; // 8 MiB of doubles: 2 chunks per segment at 4 ranks
-        java.util.concurrent.CountDownLatch entering = new java.util.concurrent.CountDownLatch(failingMemberInside ? 4 : 3);
-        try (InJvmCluster c = InJvmCluster.open("large-fail-" + failingMemberInside, 4)) {
+        java.util.concurrent.CountDownLatch entering = new java.util.concurrent.CountDownLatch(3);
+        try (InJvmCluster c = InJvmCluster.open("large-fail", 4)) {
             Thread crasher = new Thread(() -> {
                 try {
                     entering.await();
-                    if (!failingMemberInside) {
-                        Thread.sleep(200); // the survivors block waiting for rank 2 (pacing, not synchronisation)
-                    }
+                    Thread.sleep(200); // the survivors block waiting for rank 2 (pacing, not synchronisation)
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
                 c.crash(2);
             });
             crasher.start();
-            double[] expected = new double[n];
-            for (int k = 0; k < n; k++) {
-                expected[k] = ((0.0 + k) + (1.0 + k)) + (2.0 + k) + (3.0 + k);
-            }
             List<String> outcomes = Ranks.run(4, r -> {
-                double[] mine = new double[n];
-                Arrays.setAll(mine, k -> r + (double) k);
-                if (r == 2 && !failingMemberInside) {
+                if (r == 2) {
                     return "never entered";
                 }
+                double[] mine = new double[n];
+                Arrays.setAll(mine, k -> r + (double) k);
                 entering.countDown();
                 try {
-                    double[] sum = c.group(r).allreduce(mine, ReduceOp.SUM);
-                    return Arrays.equals(sum, expected) ? "finished with the exact result" : "finished with a wrong result";
+                    c.group(r).allreduce(mine, ReduceOp.SUM);
+                    return "finished";
                 } catch (ProcessFailedException e) {
                     return "failed " + e.failedRanks();
-                } catch (RuntimeException e) {
-                    return r == 2 ? "crashed" : "unexpected " + e;
                 }
             });
             crasher.join();
             for (int r : new int[] {0, 1, 3}) {
-                if (failingMemberInside) {
-                    assertThat(outcomes.get(r)).as("rank " + r).isIn("failed [2]", "finished with the exact result");
-                } else {
-                    assertThat(outcomes.get(r)).as("rank " + r).isEqualTo("failed [2]");
-                }
+                assertThat(outcomes.get(r)).as("rank " + r).isEqualTo("failed [2]");
             }
         }
     }

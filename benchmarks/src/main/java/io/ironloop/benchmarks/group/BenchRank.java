@@ -171,6 +171,7 @@ public final class BenchRank {
         long messages = p2pBytes / msgBytes;
         List<Double> lat = new ArrayList<>();
         List<Double> bw = new ArrayList<>();
+        List<Double> bwCpu = new ArrayList<>();
         List<Double> ours = new ArrayList<>();
         List<Double> refs = new ArrayList<>();
         for (int rep = -WARMUP_ROUNDS; rep < reps; rep++) {
@@ -181,9 +182,13 @@ public final class BenchRank {
             }
             double latency = (System.nanoTime() - t0) / 1e9 / latIters;
             g.barrier();
+            long cpu0 = processCpuNanos();
             t0 = System.nanoTime();
             g.allreduce(big, ReduceOp.SUM);
-            double allreduce = g.allreduce((System.nanoTime() - t0) / 1e9, ReduceOp.MAX); // the slowest rank's time
+            long elapsed = System.nanoTime() - t0;
+            long cpu = processCpuNanos() - cpu0;
+            double allreduce = g.allreduce(elapsed / 1e9, ReduceOp.MAX); // the slowest rank's time
+            double allreduceCpu = g.allreduce(cpu / 1e9, ReduceOp.SUM); // every thread of every rank JVM
             double group;
             double reference;
             if (rep % 2 == 0) {
@@ -196,6 +201,7 @@ public final class BenchRank {
             if (rep >= 0) {
                 lat.add(latency);
                 bw.add(allreduce);
+                bwCpu.add(allreduceCpu);
                 ours.add(group);
                 refs.add(reference);
             }
@@ -204,10 +210,16 @@ public final class BenchRank {
             raw.close();
         }
         if (rank == 0) {
-            System.out.println("RESULT latency_s=" + csv(lat) + " allreduce_s=" + csv(bw) + " p2p_s=" + csv(ours) + " raw_s=" + csv(refs)
+            System.out.println("RESULT latency_s=" + csv(lat) + " allreduce_s=" + csv(bw) + " allreduce_cpu_s=" + csv(bwCpu) + " p2p_s=" + csv(ours) + " raw_s=" + csv(refs)
                     + " heartbeats=" + csv(hb));
         }
         g.barrier();
+    }
+
+    /** CPU time of this JVM so far (all its threads: the group's readers, the JIT, the garbage collector). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Rank 0 sends {@code messages} messages to rank 1 through the group; returns rank 0's time until rank 1's ack. */

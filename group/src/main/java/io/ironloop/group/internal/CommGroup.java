@@ -292,7 +292,6 @@ final class CommGroup implements ProcessGroup {
         int perSegment = (elements + size - 1) / size;
         int chunkElements = CHUNK_BYTES / type.elementSize();
         int chunks = (perSegment + chunkElements - 1) / chunkElements;
-        Object scratch = type.newArray(Math.min(chunkElements, perSegment));
         for (int step = 0; step < chunks + 2 * PIPELINE; step++) {
             if (step < chunks) {
                 for (int i = 1; i < size; i++) { // owners after this member first, so that not everyone starts with rank 0
@@ -311,7 +310,7 @@ final class CommGroup implements ProcessGroup {
             int n = c < 0 || c >= chunks ? 0 : chunkLength(rank, c, perSegment, chunkElements, elements);
             if (n > 0) {
                 int from = chunkStart(rank, c, perSegment, chunkElements);
-                reduceInRankOrder(values, out, scratch, from, n, type, op, pieces);
+                reduceInRankOrder(values, out, from, n, type, op, pieces);
                 ByteBuffer result = session.buffers().take(n * type.elementSize());
                 type.put(out, from, result);
                 for (int i = 1; i < size; i++) {
@@ -357,10 +356,9 @@ final class CommGroup implements ProcessGroup {
     /**
      * Combines every member's piece of this member's chunk of {@code n} elements from {@code from} in rank order into
      * {@code out} at the same place: rank 0's piece first (received, or copied from {@code values} on rank 0), then
-     * each next one, this member's own read from {@code values}, a received one copied into {@code scratch} first
-     * (so that the combination is a plain array loop).
+     * each next one, this member's own read from {@code values}, a received one straight from the buffer it arrived in.
      */
-    private void reduceInRankOrder(Object values, Object out, Object scratch, int from, int n, Reduction type, ReduceOp op, long tag) {
+    private void reduceInRankOrder(Object values, Object out, int from, int n, Reduction type, ReduceOp op, long tag) {
         if (rank == 0) {
             System.arraycopy(values, from, out, from, n);
         } else {
@@ -373,9 +371,8 @@ final class CommGroup implements ProcessGroup {
                 type.combine(out, from, values, from, n, op);
             } else {
                 ByteBuffer in = takeChunk(r, tag, n * type.elementSize());
-                type.get(in, scratch, 0);
+                type.combine(out, from, in, op);
                 session.buffers().give(in);
-                type.combine(out, from, scratch, 0, n, op);
             }
         }
     }

