@@ -11,7 +11,6 @@ import io.ironloop.sites.Topology.RankPlace;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +34,10 @@ class NodeFailoverProcessTest {
 
     @TempDir
     Path dir;
+
+    private ProtectorOutput output() {
+        return new ProtectorOutput(dir);
+    }
 
     private final Map<String, Process> processes = new LinkedHashMap<>();
 
@@ -101,46 +104,31 @@ class NodeFailoverProcessTest {
         start("Y", tableFile, secret, "Y");
         start("Z", tableFile, secret, "Z");
         for (String p : processes.keySet()) {
-            waitFor(p, "listening", 60_000);
+            output().waitFor(p, "listening", 60_000);
         }
-        waitFor("x1", "event Shipped site=X series=rank-00000 iteration=1", 30_000); // the site ring is up
+        output().waitFor("x1", "event Shipped site=X series=rank-00000 iteration=1", 30_000); // the site ring is up
         Thread.sleep(5 * HEARTBEAT_MS); // a few node heartbeats: a watcher counts silence from the first it heard
 
         processes.get("x1").destroyForcibly(); // SIGKILL: X's controller node, its node and cluster protectors with it
         assertThat(processes.get("x1").waitFor(10, TimeUnit.SECONDS)).isTrue();
-        waitFor("x2", "event NodeDeclared site=X node=x2 target=x1 verified_by=-", 20_000); // a ring of two nodes
-        waitFor("x2", "event FailedOver site=X node=x2 failed=x1 address=127.0.0.1:", 10_000);
+        output().waitFor("x2", "event NodeDeclared site=X node=x2 target=x1 verified_by=-", 20_000); // a ring of two nodes
+        output().waitFor("x2", "event FailedOver site=X node=x2 failed=x1 address=127.0.0.1:", 10_000);
         for (String s : List.of("Y", "Z")) {
-            waitFor(s, "event TableChanged site=" + s + " table_version=2", 10_000);
+            output().waitFor(s, "event TableChanged site=" + s + " table_version=2", 10_000);
         }
         writeLine(dir.resolve("site-X"), 2);
-        waitFor("x2", "event Shipped site=X series=rank-00000 iteration=2", 20_000); // to Z, from x2's JVM
+        output().waitFor("x2", "event Shipped site=X series=rank-00000 iteration=2", 20_000); // to Z, from x2's JVM
         Topology now = SiteProtector.fetchTable(SiteProtector.address(at.get(2)), secret, java.time.Duration.ofMillis(TIMEOUT_MS));
         assertThat(now.version()).isEqualTo(2);
         assertThat(now.site("X").controller()).isEqualTo("x2");
-        assertThat(out("x2")).contains("address=" + now.site("X").protector());
+        assertThat(output().out("x2")).contains("address=" + now.site("X").protector());
 
         Thread.sleep(TIMEOUT_MS); // the site ring runs on clean
         for (String p : List.of("x2", "Y", "Z")) {
-            assertThat(out(p)).as("%s's events", p).doesNotContain("event Declared").doesNotContain("event Stopped")
+            assertThat(output().out(p)).as("%s's events", p).doesNotContain("event Declared").doesNotContain("event Stopped")
                     .doesNotContain("event NodeStopped");
             assertThat(processes.get(p).isAlive()).isTrue();
         }
     }
 
-    private String out(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8);
-    }
-
-    private void waitFor(String name, String text, long millis) throws Exception {
-        long deadline = System.currentTimeMillis() + millis;
-        while (System.currentTimeMillis() < deadline) {
-            if (out(name).contains(text)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(name + " did not print '" + text + "' within " + millis + " ms; it printed:\n" + out(name) + "\nstderr:\n"
-                + Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8));
-    }
 }

@@ -13,7 +13,6 @@ import io.ironloop.group.launch.JobSecret;
 import io.ironloop.sites.Topology.RankPlace;
 import io.ironloop.sites.Topology.Site;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,6 +48,10 @@ class SiteKillProcessTest {
     @TempDir
     Path dir;
 
+    private ProtectorOutput output() {
+        return new ProtectorOutput(dir);
+    }
+
     private final Map<String, Process> protectors = new LinkedHashMap<>();
     private final long seed = Long.getLong("ironloop.test.seed", System.nanoTime());
     private final SplittableRandom random = new SplittableRandom(seed);
@@ -82,7 +85,7 @@ class SiteKillProcessTest {
         }, "site-Y-ranks");
         writer.start();
 
-        waitFor("Y", "event Shipped site=Y series=" + SERIES + " iteration=", 60_000); // X holds a whole line
+        output().waitFor("Y", "event Shipped site=Y series=" + SERIES + " iteration=", 60_000); // X holds a whole line
         awaitTemporary(heldY, 60_000); // and the next one is on its way
         Thread.sleep(random.nextInt(30));
         kill("Y");
@@ -90,14 +93,14 @@ class SiteKillProcessTest {
         writer.join(60_000);
         assertThat(writerFailed.get()).isNull();
 
-        waitFor("X", "event Declared site=X target=Y verified_by=Z", 30_000);
+        output().waitFor("X", "event Declared site=X target=Y verified_by=Z", 30_000);
         Map<String, String> recovered = event("X", "Recovered", 30_000);
         assertThat(recovered).containsEntry("target", "S").containsEntry("kind", "SPARE_SITE").containsEntry("series", SERIES);
         long iteration = Long.parseLong(recovered.get("newest_iteration"));
         List<Long> held = whole(heldY.getParent()); // what X held whole when it placed
         assertThat(iteration).isEqualTo(held.get(held.size() - 1));
         assertRestoresBitForBit(dir.resolve("site-S"), iteration);
-        assertThat(out("Z")).doesNotContain("Declared");
+        assertThat(output().out("Z")).doesNotContain("Declared");
     }
 
     /**
@@ -110,7 +113,7 @@ class SiteKillProcessTest {
         System.out.println("SiteKillProcessTest seed " + seed);
         startProtectors();
         writeLines(dir.resolve("site-Y"), 1, 3, new AtomicBoolean(true));
-        waitFor("Y", "event Shipped site=Y series=" + SERIES + " iteration=3", 60_000);
+        output().waitFor("Y", "event Shipped site=Y series=" + SERIES + " iteration=3", 60_000);
 
         kill("Y");
         awaitTemporary(dir.resolve("site-S").resolve(SERIES), 60_000); // X is copying Y's lines to S
@@ -120,9 +123,9 @@ class SiteKillProcessTest {
         Map<String, String> recovered = event("X", "Recovered", 30_000);
         assertThat(recovered).containsEntry("failed", "Y").containsEntry("target", "X").containsEntry("kind", "PROTECTOR_SITE")
                 .containsEntry("newest_iteration", "3");
-        assertThat(err("X")).contains("the spare site S cannot take site Y's ranks");
+        assertThat(output().err("X")).contains("the spare site S cannot take site Y's ranks");
         assertRestoresBitForBit(dir.resolve("site-X"), 3);
-        waitFor("Z", "event TableChanged site=Z table_version=" + recovered.get("table_version") + " ranks=0@X,1@X,2@Z", 30_000);
+        output().waitFor("Z", "event TableChanged site=Z table_version=" + recovered.get("table_version") + " ranks=0@X,1@X,2@Z", 30_000);
     }
 
     // ---- the sites
@@ -148,7 +151,7 @@ class SiteKillProcessTest {
                     .redirectError(dir.resolve(s + ".err").toFile()).start());
         }
         for (String s : names) {
-            waitFor(s, "listening", 60_000);
+            output().waitFor(s, "listening", 60_000);
         }
     }
 
@@ -227,30 +230,10 @@ class SiteKillProcessTest {
 
     // ---- the protectors' output
 
-    private String out(String site) throws IOException {
-        return Files.readString(dir.resolve(site + ".out"), StandardCharsets.UTF_8);
-    }
-
-    private String err(String site) throws IOException {
-        return Files.readString(dir.resolve(site + ".err"), StandardCharsets.UTF_8);
-    }
-
-    private void waitFor(String site, String text, long millis) throws Exception {
-        long deadline = System.currentTimeMillis() + millis;
-        while (System.currentTimeMillis() < deadline) {
-            if (out(site).contains(text)) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("site " + site + " did not print '" + text + "' within " + millis + " ms (seed " + seed + "); it printed:\n"
-                + out(site) + "\nstderr:\n" + err(site));
-    }
-
     /** The fields of the first event of {@code type} that {@code site}'s protector prints. */
     private Map<String, String> event(String site, String type, long millis) throws Exception {
-        waitFor(site, "event " + type + " ", millis);
-        Matcher m = Pattern.compile("(?m)^event (" + type + " .*)$").matcher(out(site));
+        output().waitFor(site, "event " + type + " ", millis);
+        Matcher m = Pattern.compile("(?m)^event (" + type + " .*)$").matcher(output().out(site));
         assertThat(m.find()).isTrue();
         return SiteEvent.parse(m.group(1)).getValue();
     }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ironloop.group.launch.JobSecret;
 import io.ironloop.sites.Topology.RankPlace;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,6 +27,10 @@ class SiteNetnsTest {
 
     @TempDir
     Path dir;
+
+    private ProtectorOutput output() {
+        return new ProtectorOutput(dir);
+    }
 
     @Test
     void oneLinkCut_nothingDeclared_thenSitePartitioned_itStopsItselfAndIsDeclared() throws Exception {
@@ -60,25 +62,25 @@ class SiteNetnsTest {
                         .redirectError(dir.resolve(s + ".err").toFile()).start());
             }
             for (String s : SITES) {
-                waitFor(s, "listening", 60_000);
+                output().waitFor(s, "listening", 60_000);
             }
             Thread.sleep(2 * TIMEOUT_MS); // every protector has heard its neighbour by now (or suspected it, which fails below)
 
             net.cut("X", 1, "Y", 2, true); // Y's heartbeats no longer reach X; Z still reaches Y
-            waitFor("X", "event LinkCut site=X target=Y third=Z", 20_000);
+            output().waitFor("X", "event LinkCut site=X target=Y third=Z", 20_000);
             Thread.sleep(2 * TIMEOUT_MS);
             for (String s : SITES) {
-                assertThat(out(s)).as("site %s's events", s).doesNotContain("Declared").doesNotContain("Stopped");
+                assertThat(output().out(s)).as("site %s's events", s).doesNotContain("Declared").doesNotContain("Stopped");
             }
             net.cut("X", 1, "Y", 2, false);
 
             net.partition("Y"); // Y cut off from both neighbours
-            waitFor("X", "event Declared site=X target=Y verified_by=Z", 20_000);
-            waitFor("Y", "event Stopped site=Y", 20_000);
+            output().waitFor("X", "event Declared site=X target=Y verified_by=Z", 20_000);
+            output().waitFor("Y", "event Stopped site=Y", 20_000);
             assertThat(protectors.get("Y").waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(protectors.get("Y").exitValue()).isEqualTo(3);
-            waitFor("Z", "event TableChanged site=Z", 20_000); // the table without Y reached Z
-            assertThat(out("Z")).doesNotContain("Declared");
+            output().waitFor("Z", "event TableChanged site=Z", 20_000); // the table without Y reached Z
+            assertThat(output().out("Z")).doesNotContain("Declared");
         } finally {
             protectors.values().forEach(Process::destroyForcibly);
             for (Process p : protectors.values()) {
@@ -87,19 +89,4 @@ class SiteNetnsTest {
         }
     }
 
-    private String out(String site) throws IOException {
-        return Files.readString(dir.resolve(site + ".out"), StandardCharsets.UTF_8);
-    }
-
-    private void waitFor(String site, String text, long millis) throws Exception {
-        long deadline = System.currentTimeMillis() + millis;
-        while (System.currentTimeMillis() < deadline) {
-            if (out(site).contains(text)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("site " + site + " did not print '" + text + "' within " + millis + " ms; it printed:\n" + out(site)
-                + "\nstderr:\n" + Files.readString(dir.resolve(site + ".err"), StandardCharsets.UTF_8));
-    }
 }
