@@ -24,15 +24,20 @@ import io.ironloop.format.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * {@code ironloop bench devices}: for every device example, the paper's Table 5 split — the run without Ironloop
@@ -117,6 +122,10 @@ public final class DeviceBench {
         final double[] inRegister;
         final double[] inChecks;
         final double[] inFinish;
+        /** CPU seconds of the engine's threads during an instrumented run, bytes and collector seconds it added. */
+        final double[] engineThreadsCpu;
+        final double[] extraAllocated;
+        final double[] extraGc;
         final double[] checkpointed;
         final double[] read;
         final double[] position;
@@ -140,6 +149,9 @@ public final class DeviceBench {
             inRegister = new double[repetitions];
             inChecks = new double[repetitions];
             inFinish = new double[repetitions];
+            engineThreadsCpu = new double[repetitions];
+            extraAllocated = new double[repetitions];
+            extraGc = new double[repetitions];
             checkpointed = new double[repetitions];
             read = new double[repetitions];
             position = new double[repetitions];
@@ -151,9 +163,12 @@ public final class DeviceBench {
             double instrumentedS = Medians.median(instrumented);
             double checkpointedS = Medians.median(checkpointed);
             double callsS = Medians.median(inIronloop);
+            double engineCpuS = Medians.median(engineThreadsCpu);
+            double extraGcS = Medians.median(extraGc);
             // The instrumented run adds exactly these calls to the plain one (same kernels, same tracked arrays), so
-            // timing them is the overhead; the whole-run pairs are its cross-check, too noisy to resolve 1 % here.
-            trackingPct = callsS / plainS * 100;
+            // timing them is the overhead, with what they cause elsewhere: the engine's threads' CPU and the extra
+            // garbage collection. The whole-run pairs are the cross-check, too noisy to resolve 1 % here.
+            trackingPct = (callsS + engineCpuS + Math.max(0, extraGcS)) / plainS * 100;
             figures.put(p + "plain_s", plainS);
             figures.put(p + "instrumented_s", instrumentedS);
             figures.put(p + "tracking_overhead_pct", trackingPct);
@@ -166,6 +181,9 @@ public final class DeviceBench {
             figures.put(p + "instrumentation_register_s", Medians.median(inRegister));
             figures.put(p + "instrumentation_checks_s", Medians.median(inChecks));
             figures.put(p + "instrumentation_finish_s", Medians.median(inFinish));
+            figures.put(p + "engine_threads_cpu_s", engineCpuS);
+            figures.put(p + "extra_allocated_bytes", Medians.median(extraAllocated));
+            figures.put(p + "extra_gc_s", extraGcS);
             figures.put(p + "checkpointed_s", checkpointedS);
             figures.put(p + "checkpoint_overhead_pct", (checkpointedS - plainS) / plainS * 100);
             figures.put(p + "checkpoints", checkpoints / Math.max(1, runs));
@@ -216,7 +234,7 @@ public final class DeviceBench {
         Path folder = dir.resolve("instrumented");
         plain(name, kind, devices, size); // warm-up of both sides
         checkpointed(name, kind, devices, size, fresh(folder), false, null);
-        double once = plain(name, kind, devices, size);
+        double once = plain(name, kind, devices, size).seconds();
         int runs = (int) Math.max(1, Math.ceil(pairSeconds / once));
         f.runsPerSide = runs;
         // one unrecorded pair first: the two sides pass different lambdas to the same kernel loop, and one run each was
@@ -228,54 +246,50 @@ public final class DeviceBench {
         }
         for (int r = 0; r < repetitions; r++) {
             boolean plainFirst = r % 2 == 0;
-            double plain = 0;
-            double instrumented = 0;
-            double inIronloop = 0;
-            double inOpen = 0;
-            double inRegister = 0;
-            double inChecks = 0;
-            double inFinish = 0;
+            List<Run> plainRuns = new ArrayList<>();
+            List<Run> instrumentedRuns = new ArrayList<>();
             for (int side = 0; side < 2; side++) {
                 boolean plainSide = (side == 0) == plainFirst;
                 for (int k = 0; k < runs; k++) {
                     if (plainSide) {
-                        plain += plain(name, kind, devices, size);
+                        plainRuns.add(plain(name, kind, devices, size));
                     } else {
-                        Run run = checkpointed(name, kind, devices, size, fresh(folder), false, null);
-                        instrumented += run.seconds();
-                        inIronloop += run.inIronloopSeconds();
-                        inOpen += run.openSeconds();
-                        inRegister += run.registerSeconds();
-                        inChecks += run.checksSeconds();
-                        inFinish += run.finishSeconds();
+                        instrumentedRuns.add(checkpointed(name, kind, devices, size, fresh(folder), false, null));
                     }
                 }
             }
-            f.plain[r] = plain / runs;
-            f.instrumented[r] = instrumented / runs;
-            f.trackingRatio[r] = instrumented / plain;
-            f.inIronloop[r] = inIronloop / runs;
-            f.inOpen[r] = inOpen / runs;
-            f.inRegister[r] = inRegister / runs;
-            f.inChecks[r] = inChecks / runs;
-            f.inFinish[r] = inFinish / runs;
+            Run plain = Run.mean(plainRuns);
+            Run instrumented = Run.mean(instrumentedRuns);
+            f.plain[r] = plain.seconds();
+            f.instrumented[r] = instrumented.seconds();
+            f.trackingRatio[r] = instrumented.seconds() / plain.seconds();
+            f.inIronloop[r] = instrumented.inIronloopSeconds();
+            f.inOpen[r] = instrumented.openSeconds();
+            f.inRegister[r] = instrumented.registerSeconds();
+            f.inChecks[r] = instrumented.checksSeconds();
+            f.inFinish[r] = instrumented.finishSeconds();
+            f.engineThreadsCpu[r] = instrumented.engineThreadsCpuSeconds();
+            f.extraAllocated[r] = instrumented.allocatedBytes() - plain.allocatedBytes();
+            f.extraGc[r] = instrumented.gcSeconds() - plain.gcSeconds();
             err.printf(Locale.ROOT, "bench devices: %s pair %d: %d runs each, plain %.3f s, instrumented %.3f s (%+.2f %%)%n", name, r + 1,
                     runs, f.plain[r], f.instrumented[r], (f.trackingRatio[r] - 1) * 100);
         }
     }
 
-    /** The example with devices and tracked arrays only: no engine, no session. Returns seconds of the loop and the final read. */
-    private static double plain(String name, DeviceKind kind, int count, String size) {
+    /** The example with devices and tracked arrays only: no engine, no session. Times the loop and the final read. */
+    private static Run plain(String name, DeviceKind kind, int count, String size) {
         DeviceApp app = DeviceApp.named(name, size);
         try (DeviceSet devices = DeviceSet.open(kind, count)) {
+            Meter meter = new Meter();
             long start = System.nanoTime(); // the same span as the instrumented side: allocation to the final read
             app.allocate(count);
             app.distribute(count);
             for (long i = 0; i < app.iterations(); i++) {
-                app.iterate(v -> devices.get(v % count), i);
+                app.iterate(roundRobin(devices, count), i);
             }
             app.digest(new ResultDigest());
-            return (System.nanoTime() - start) / 1e9;
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new Run(seconds, 0, 0, 0, 0, 0, meter.allocatedBytes(), meter.gcSeconds());
         }
     }
 
@@ -297,6 +311,7 @@ public final class DeviceBench {
             }
         };
         try (DeviceSet devices = DeviceSet.open(kind, count)) {
+            Meter meter = new Meter();
             long start = System.nanoTime();
             long open = 0; // the calls the plain run does not make: opening, registering, the per-iteration checks
             long register = 0;
@@ -318,8 +333,11 @@ public final class DeviceBench {
                 app.distribute(session.virtualDevices());
                 CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
                 List<CheckpointReport> reports = new ArrayList<>();
+                int virtualDevices = session.virtualDevices();
                 while (iteration.get() < app.iterations()) {
-                    app.iterate(session::device, iteration.get());
+                    // DeviceRank passes session::device, which is this lookup plus a bounds check; one lambda class on
+                    // both sides keeps the JIT's profile of the examples' kernel loops the same for both
+                    app.iterate(roundRobin(devices, virtualDevices), iteration.get());
                     iteration.set(iteration.get() + 1);
                     t = System.nanoTime();
                     session.checkpointIfDue(iteration.get(), policy).ifPresent(reports::add);
@@ -329,6 +347,7 @@ public final class DeviceBench {
                 engine.awaitDurable();
                 finish += System.nanoTime() - t;
                 app.digest(new ResultDigest());
+                double engineThreadsCpu = meter.ironloopThreadsCpuSeconds(); // before the close ends the writer thread
                 t = System.nanoTime();
                 engine.close();
                 finish += System.nanoTime() - t;
@@ -349,17 +368,89 @@ public final class DeviceBench {
                         }
                     }
                 }
-                return new Run(seconds, open / 1e9, register / 1e9, checks / 1e9, finish / 1e9);
+                return new Run(seconds, open / 1e9, register / 1e9, checks / 1e9, finish / 1e9, engineThreadsCpu, meter.allocatedBytes(),
+                        meter.gcSeconds());
             } finally {
                 engine.close(); // a no-op once closed above
             }
         }
     }
 
-    /** One timed run of an example: its seconds, and of those the seconds spent inside Ironloop's own calls. */
-    private record Run(double seconds, double openSeconds, double registerSeconds, double checksSeconds, double finishSeconds) {
+    /** Virtual device v on physical device v mod count: what {@code DeviceSession.device} maps, for both sides. */
+    private static IntFunction<Device> roundRobin(DeviceSet devices, int virtualDevices) {
+        int physical = devices.size();
+        return v -> {
+            if (v >= virtualDevices) {
+                throw new IndexOutOfBoundsException("virtual device " + v + " of " + virtualDevices);
+            }
+            return devices.get(v % physical);
+        };
+    }
+
+    /**
+     * One timed run of an example: its seconds; of those, the seconds spent inside Ironloop's own calls; the CPU seconds
+     * the engine's threads used meanwhile; the bytes the loop's thread allocated and the seconds the collectors ran.
+     */
+    private record Run(double seconds, double openSeconds, double registerSeconds, double checksSeconds, double finishSeconds,
+            double engineThreadsCpuSeconds, double allocatedBytes, double gcSeconds) {
         double inIronloopSeconds() {
             return openSeconds + registerSeconds + checksSeconds + finishSeconds;
+        }
+
+        static Run mean(List<Run> runs) {
+            double n = runs.size();
+            return new Run(runs.stream().mapToDouble(Run::seconds).sum() / n, runs.stream().mapToDouble(Run::openSeconds).sum() / n,
+                    runs.stream().mapToDouble(Run::registerSeconds).sum() / n, runs.stream().mapToDouble(Run::checksSeconds).sum() / n,
+                    runs.stream().mapToDouble(Run::finishSeconds).sum() / n,
+                    runs.stream().mapToDouble(Run::engineThreadsCpuSeconds).sum() / n,
+                    runs.stream().mapToDouble(Run::allocatedBytes).sum() / n, runs.stream().mapToDouble(Run::gcSeconds).sum() / n);
+        }
+    }
+
+    /**
+     * What the timed calls cannot see: the bytes the calling thread allocates (garbage a collector must later take from
+     * the application), the collectors' time, and the CPU time of Ironloop's own threads (the engine's writer, idle
+     * when no checkpoint fires).
+     */
+    private static final class Meter {
+        private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private final long allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes();
+        private final long gcMillisAtStart = gcMillis();
+        private final Map<Long, Long> ironloopCpuAtStart = ironloopThreadsCpu();
+
+        double allocatedBytes() {
+            return THREADS.getCurrentThreadAllocatedBytes() - allocatedAtStart;
+        }
+
+        double gcSeconds() {
+            return (gcMillis() - gcMillisAtStart) / 1e3;
+        }
+
+        /** CPU seconds of threads named {@code ironloop-*} since this meter started (threads started since count whole). */
+        double ironloopThreadsCpuSeconds() {
+            long nanos = 0;
+            for (Map.Entry<Long, Long> e : ironloopThreadsCpu().entrySet()) {
+                nanos += e.getValue() - ironloopCpuAtStart.getOrDefault(e.getKey(), 0L);
+            }
+            return nanos / 1e9;
+        }
+
+        private static long gcMillis() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionTime)
+                    .filter(t -> t > 0).sum();
+        }
+
+        private static Map<Long, Long> ironloopThreadsCpu() {
+            Map<Long, Long> cpu = new HashMap<>();
+            for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds(), 0)) {
+                if (info != null && info.getThreadName().startsWith("ironloop-")) {
+                    long nanos = THREADS.getThreadCpuTime(info.getThreadId());
+                    if (nanos >= 0) {
+                        cpu.put(info.getThreadId(), nanos);
+                    }
+                }
+            }
+            return cpu;
         }
     }
 
