@@ -115,15 +115,19 @@ public final class OverheadBench {
         }
     }
 
-    /** The two sides of the comparison. */
+    /**
+     * The sides of the comparison. {@link #RAW_COPY}, for block examples only, is the reference that says what the
+     * overhead of a partner copy at every iteration can be on the machine at all: the run without, plus the bare copy of
+     * every rank's state to its partner over raw sockets ({@link RawPartnerCopyRank}).
+     */
     enum Variant {
-        WITHOUT, WITH;
+        WITHOUT, WITH, RAW_COPY;
 
         Map<String, Object> parameters(Path folder, App app) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("FT_FOLDER", folder.toString());
             if (app.blocks) { // the partner level every iteration, or never; no disk lines in either
-                p.put("SNAPSHOT_EVERY", this == WITHOUT ? NEVER : 1);
+                p.put("SNAPSHOT_EVERY", this == WITH ? 1 : NEVER);
                 p.put("DISK_EVERY", 0);
                 // a block loop has no trigger: the section only sets the detector's timing, tolerant in both variants of
                 // the seconds a loaded machine starves a rank while rank 0 gathers the whole domain for the digest
@@ -229,22 +233,31 @@ public final class OverheadBench {
         double[] handshakeMillis = new double[runs];
         progress.printf(Locale.ROOT, "bench overhead: %s %s, %d ranks, %d runs of each variant after a warm-up pair,"
                 + " interleaved; rank JVM %s%n", app.mainClass(), String.join(" ", arguments), ranks, runs, String.join(" ", jvmOptions));
+        double[] rawCopy = new double[runs];
+        double[] loopRawCopy = new double[runs];
         for (int k = -1; k < runs; k++) {
             String label = k < 0 ? "warmup" : Integer.toString(k + 1);
-            // ABBA order: the warm-up and pairs 2, 4, ... run without first, pairs 1, 3, ... with first, so that a
-            // drift of the machine's load during the bench weighs on both variants alike
+            // ABBA order: the warm-up and pairs 2, 4, ... run without first, pairs 1, 3, ... with first (block examples:
+            // without, with, raw copy, then raw copy, with, without), so that a drift of the machine's load during the
+            // bench weighs on every variant alike
             boolean withoutFirst = k % 2 != 0;
+            Run c = app.blocks && !withoutFirst ? runRetrying(Variant.RAW_COPY, label) : null;
             Run a = withoutFirst ? runRetrying(Variant.WITHOUT, label) : null;
             Run b = runRetrying(Variant.WITH, label);
             if (a == null) {
                 a = runRetrying(Variant.WITHOUT, label);
             }
+            if (app.blocks && c == null) {
+                c = runRetrying(Variant.RAW_COPY, label);
+            }
             progress.printf(Locale.ROOT, "bench overhead: %s: without %.3f s (loop %.3f s), with %.3f s (loop %.3f s, %d global"
-                            + " saves)%s%n", k < 0 ? "warm-up" : "pair " + (k + 1) + "/" + runs, a.seconds(), a.loopSeconds(),
-                    b.seconds(), b.loopSeconds(), b.globalSaves(), withoutFirst ? "" : ", with ran first");
-            if (a.globalSaves() != 0) {
-                throw new BenchFailedException("bench overhead could not measure: the run without checkpoints saved "
-                        + a.globalSaves() + " global lines");
+                            + " saves)%s%s%n", k < 0 ? "warm-up" : "pair " + (k + 1) + "/" + runs, a.seconds(), a.loopSeconds(),
+                    b.seconds(), b.loopSeconds(), b.globalSaves(),
+                    c == null ? "" : String.format(Locale.ROOT, ", raw partner copy %.3f s (loop %.3f s)", c.seconds(), c.loopSeconds()),
+                    withoutFirst ? "" : ", with ran first");
+            if (a.globalSaves() != 0 || (c != null && c.globalSaves() != 0)) {
+                throw new BenchFailedException("bench overhead could not measure: a run without checkpoints saved "
+                        + (a.globalSaves() != 0 ? a.globalSaves() : c.globalSaves()) + " global lines");
             }
             if (b.globalSaves() == 0) {
                 throw new BenchFailedException("bench overhead could not measure: the run with Ironloop saved no global line");
@@ -259,6 +272,10 @@ public final class OverheadBench {
                 iterationMillisWith[k] = b.loopSeconds() * 1e3 / Math.max(1, b.iterations() - 1);
                 captureMillis[k] = b.costs().captureMillisEach();
                 handshakeMillis[k] = b.costs().handshakeWaitMillisEach();
+                if (c != null) {
+                    rawCopy[k] = c.seconds();
+                    loopRawCopy[k] = c.loopSeconds();
+                }
             }
             step.run();
         }
@@ -301,6 +318,17 @@ public final class OverheadBench {
             figures.put("young_daly_mtbf_s", YOUNG_DALY_MTBF_S);
             figures.put("young_daly_interval_s", interval);
             figures.put("young_daly_overhead_pct", interval == 0 ? 0.0 : cost / interval * 100);
+            // the floor: what the bare copy of the same state to the same partners at every iteration costs here
+            double rawMedian = Medians.median(rawCopy);
+            double loopRawMedian = Medians.median(loopRawCopy);
+            double rawOverhead = (rawMedian - medianWithout) / medianWithout * 100;
+            double loopRawOverhead = (loopRawMedian - loopWithoutMedian) / loopWithoutMedian * 100;
+            figures.put("raw_copy_overhead_pct", rawOverhead);
+            figures.put("loop_raw_copy_overhead_pct", loopRawOverhead);
+            figures.put("median_raw_copy_s", rawMedian);
+            figures.put("loop_median_raw_copy_s", loopRawMedian);
+            figures.put("runs_raw_copy_s", rawCopy);
+            figures.put("rsd_raw_copy_pct", Dispersion.rsdPercent(rawCopy));
         }
         figures.put("failed_runs", failedRuns);
         figures.put("overhead_target_met", overhead <= TARGET_PCT && overhead < rsdWithout);
@@ -325,11 +353,11 @@ public final class OverheadBench {
     }
 
     private static String describe(Variant variant, String label) {
-        return "run " + label + " " + variant.name().toLowerCase(Locale.ROOT) + " Ironloop";
+        return "run " + label + (variant == Variant.RAW_COPY ? " with the raw partner copy" : " " + variant.name().toLowerCase(Locale.ROOT) + " Ironloop");
     }
 
     private Run runOnce(Variant variant, String label) throws IOException, RunFailed {
-        String name = "run-" + label + "-" + variant.name().toLowerCase(Locale.ROOT);
+        String name = "run-" + label + "-" + variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
         Path folder = dir.resolve(name);
         Path params = dir.resolve(name + ".json");
         JSON.writeValue(params.toFile(), variant.parameters(folder, app));
@@ -338,7 +366,8 @@ public final class OverheadBench {
         java.util.concurrent.atomic.AtomicLong snapshots = new java.util.concurrent.atomic.AtomicLong();
         AtomicReference<SnapshotCosts> costs = new AtomicReference<>(SnapshotCosts.NONE);
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(ranks).restarts(0).workingDirectory(dir)
-                .application(new Application(app.mainClass(), Optional.empty())).arguments(arguments).params(params)
+                .application(new Application(variant == Variant.RAW_COPY ? RawPartnerCopyRank.class.getName() : app.mainClass(),
+                        Optional.empty())).arguments(arguments).params(params)
                 .out(output.stream()).err(output.stream())
                 .outputListener((attempt, rank, stderr, line) -> {
                     if (rank == 0 && !stderr && line.startsWith(RESULT_PREFIX)) {

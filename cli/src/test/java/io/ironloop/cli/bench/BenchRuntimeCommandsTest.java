@@ -100,7 +100,7 @@ class BenchRuntimeCommandsTest {
     }
 
     @Test
-    @Timeout(240)
+    @Timeout(300)
     void overhead_tinyHeatBlocks_partnerLevelEveryIterationAgainstNone() throws Exception {
         int status = run("bench", "overhead", "--app", "heat", "-n", "2", "--runs", "5", "--dir", dir.toString(), "--json",
                 "--jvm-opt=-Xmx96m", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-XX:TieredStopAtLevel=1", "--", "test", "--steps", "6");
@@ -119,6 +119,13 @@ class BenchRuntimeCommandsTest {
         assertThat(figures.path("young_daly_interval_s").asDouble()).as("√(2·C·MTBF)").isCloseTo(Math.sqrt(2 * cost * 3600), within(1e-9));
         assertThat(figures.path("young_daly_overhead_pct").asDouble()).as("C over the interval")
                 .isCloseTo(cost == 0 ? 0 : cost / Math.sqrt(2 * cost * 3600) * 100, within(1e-9));
+        // the floor: the same runs with the bare partner copy over raw sockets instead of Ironloop's snapshots
+        assertThat(figures.path("runs_raw_copy_s")).as("one raw-copy run per pair").hasSize(5);
+        assertThat(figures.path("median_raw_copy_s").asDouble()).isPositive();
+        assertThat(figures.path("raw_copy_overhead_pct").asDouble()).isCloseTo((figures.path("median_raw_copy_s").asDouble()
+                - figures.path("median_without_s").asDouble()) / figures.path("median_without_s").asDouble() * 100, within(1e-9));
+        assertThat(figures.path("loop_raw_copy_overhead_pct").isNumber()).isTrue();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(", raw partner copy ");
         assertThat(isEmpty(dir)).as("the bench cleans its directory").isTrue();
     }
 
