@@ -9,7 +9,6 @@ import io.ironloop.core.level.BlockImage;
 import io.ironloop.core.level.Level;
 import io.ironloop.core.level.LevelChain;
 import io.ironloop.core.level.PartnerLevel;
-import io.ironloop.core.level.PeerLink;
 import io.ironloop.core.level.Placement;
 import io.ironloop.core.level.SelfMemoryLevel;
 import io.ironloop.core.level.Snapshot;
@@ -23,6 +22,7 @@ import io.ironloop.runtime.blocks.BlockKeys;
 import io.ironloop.runtime.blocks.BlockLoop;
 import io.ironloop.runtime.blocks.Grid2D;
 import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.runtime.internal.blocks.GroupPeers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.BufferPoolMXBean;
@@ -146,7 +146,7 @@ public final class RecoveryRank {
             rawTarget[k] = ByteBuffer.allocateDirect(state[k].length).put(state[k]).flip();
             rawBytes += 2L * state[k].length;
         }
-        PartnerLevel partner = new PartnerLevel(() -> new Peers(g), placement);
+        PartnerLevel partner = new PartnerLevel(() -> new GroupPeers(g, Map.of()), placement); // every rank on one host
         LevelChain chain = new LevelChain(List.of(probe, new SelfMemoryLevel(pool), partner));
         List<Double> ours = new ArrayList<>();
         List<Double> refs = new ArrayList<>();
@@ -450,44 +450,6 @@ public final class RecoveryRank {
         StringJoiner j = new StringJoiner(",");
         values.forEach(v -> j.add(Double.toString(v)));
         return j.toString();
-    }
-
-    /** The partner level's view of the group: the real data connections; every rank on one host. */
-    private record Peers(ProcessGroup g) implements PeerLink {
-        @Override
-        public int rank() {
-            return g.rank();
-        }
-
-        @Override
-        public int size() {
-            return g.size();
-        }
-
-        @Override
-        public int worldRank(int rank) {
-            return g.worldRank(rank);
-        }
-
-        @Override
-        public String host(int rank) {
-            return "";
-        }
-
-        @Override
-        public void send(int dest, int tag, ByteBuffer data) {
-            g.send(dest, tag, data);
-        }
-
-        @Override
-        public ByteBuffer receive(int source, int tag) {
-            return g.receiveBuffer(source, tag);
-        }
-
-        @Override
-        public void recycle(ByteBuffer buffer) {
-            g.recycle(buffer);
-        }
     }
 
     /**
