@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ironloop.Folders;
 import io.ironloop.runtime.internal.state.GlobalState;
 
 /**
@@ -34,7 +35,7 @@ class GlobalCopyTest {
 
     @Test
     void rankZerosGlobalSeriesDeleted_restartRestoresFromTheCopy_bitIdentical() throws Exception {
-        restartAfter(() -> deleteTree(dir.resolve("ft").resolve(GlobalState.SERIES)));
+        restartAfter(() -> Folders.deleteTree(dir.resolve("ft").resolve(GlobalState.SERIES)));
     }
 
     @Test
@@ -44,7 +45,7 @@ class GlobalCopyTest {
 
     @Test
     void copyDeleted_restartRestoresFromRankZero_bitIdentical() throws Exception {
-        restartAfter(() -> deleteTree(dir.resolve("ft").resolve(GlobalState.COPY_SERIES)));
+        restartAfter(() -> Folders.deleteTree(dir.resolve("ft").resolve(GlobalState.COPY_SERIES)));
     }
 
     /** What a test does to the folder between the run that stops and the restart. */
@@ -92,14 +93,6 @@ class GlobalCopyTest {
     private List<Path> dataFiles(String series) throws IOException {
         try (Stream<Path> s = Files.list(dir.resolve("ft").resolve(series))) {
             return s.filter(p -> p.getFileName().toString().endsWith(".ilc")).toList();
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }
