@@ -269,7 +269,7 @@ public final class NodeProtector implements AutoCloseable {
         SiteProtector p;
         try {
             p = SiteProtector.start(new SiteProtector.Config(config.site(), next, config.siteFolder(), config.heldFolder(), config.secret(),
-                    config.heartbeat(), config.timeout()), socket, events);
+                    config.heartbeat(), config.timeout(), config.encrypt()), socket, events);
         } catch (RuntimeException e) {
             socket.close();
             throw e;
