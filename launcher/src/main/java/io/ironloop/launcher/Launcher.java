@@ -125,6 +125,7 @@ public final class Launcher {
                             : spec.restarts() == Integer.MAX_VALUE ? ", restarts: " + spec.restartStrategy().describe()
                             : ", up to " + spec.restarts() + " restarts, " + spec.restartStrategy().describe()));
             Ending end = supervise(job);
+            settleSites(job, end.attempts() - 1);
             timeline.supervisor(end.attempts() - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_FINISHED,
                     fields("status", end.status(), "attempts", end.attempts(), "relaunches", end.attempts() - 1,
                             "online_recoveries", end.onlineRecoveries(), "iteration_events_not_kept",
@@ -308,6 +309,47 @@ public final class Launcher {
             Thread.currentThread().interrupt();
             throw new LaunchException("the supervisor was interrupted while waiting to restart", e);
         }
+    }
+
+    /**
+     * At the end of the job, with site protection: when it ended while a site it lost was not placed yet (its ranks
+     * recovered online, or it finished first), waits — at most {@link SiteProtectors#placementWait()}, a signal cuts it
+     * short — for a protector to place that site's checkpoint (Algorithm 3), then asks every protector for its table
+     * (Algorithm 4), so the run's timeline ends with the table they agreed.
+     */
+    private void settleSites(JobAttempt.Job job, int attempt) {
+        SiteProtectors sites = job.sites().orElse(null);
+        if (sites == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + sites.placementWait().toNanos();
+        if (sites.awaitingPlacement()) {
+            log.info("the job ended while sites " + sites.unplaced() + " were lost: waiting for their protectors to place them"
+                    + " (Algorithm 3) before stopping the protectors");
+        }
+        try {
+            while (true) {
+                boolean waiting = sites.awaitingPlacement() && deadline - System.nanoTime() > 0;
+                SupervisorInput input = waiting ? queue.poll(200, TimeUnit.MILLISECONDS) : queue.poll(); // what came before the end, then
+                if (input == null && !waiting) {
+                    break;
+                }
+                if (input instanceof SupervisorInput.SiteReport r) {
+                    sites.record(r, attempt, job.timeline());
+                } else if (input instanceof SupervisorInput.SignalDelivered) {
+                    break;
+                } else if (input instanceof SupervisorInput.RankHello h) {
+                    h.connection().refuse("the job has ended");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (sites.awaitingPlacement()) {
+            log.warn("sites " + sites.unplaced() + " were lost but no protector placed them within " + Units.formatDuration(sites.placementWait()));
+        }
+        sites.askTables(attempt, job.timeline());
     }
 
     private void killAll() {

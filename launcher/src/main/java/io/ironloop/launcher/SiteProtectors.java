@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +32,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The cluster protectors of a job spread over fake sites ({@code ironloop run --fake-sites S [--spare-sites K]},
- * docs/sites.md): one {@link SiteProtectorMain} JVM per site and per spare site, started before the first attempt and
- * kept for the whole run, like the control socket. The launcher
+ * The protectors of a job spread over fake sites ({@code ironloop run --fake-sites S [--spare-sites K]},
+ * docs/sites.md), started before the first attempt and kept for the whole run, like the control socket: one
+ * {@link SiteProtectorMain} JVM per site of one node and per spare site (its cluster protector), and one per node of a
+ * site that {@code --fake-hosts} gives several nodes ({@code --node N}: the node protector, and on the controller node
+ * the site's cluster protector too, which fails over to the next node when that process is lost). The launcher
  * <ul>
  *   <li>builds the H-RADIC table from where the ranks run (rank r on {@code site-⌊r·S/M⌋}, spare sites
  *       {@code spare-0 …}) with every protector's loopback address, and starts the protectors on it; every site's
@@ -43,7 +46,8 @@ import java.util.stream.Stream;
  *       {@link SupervisorInput.SiteReport}s handled on the supervisor thread;</li>
  *   <li>before relaunching a job that lost a site (a protector's process ended, or a site was declared failed), waits
  *       until the protector of that site has placed its site checkpoint where the table moves its ranks (Algorithm 3),
- *       then asks a live protector for the table (Algorithm 4: learnt on demand) and starts the lost site's ranks
+ *       then asks the live protectors for the table (Algorithm 4: learnt on demand, from whichever answers, so a
+ *       cluster protector that moved to another node is found through its site's node protectors) and starts the lost site's ranks
  *       there: {@code IRONLOOP_SITE} and, with fake hosts, {@code IRONLOOP_HOST} of the target site.</li>
  * </ul>
  * Protector JVMs carry {@code -Dironloop.job=ID} on their command line, so the job's {@link RankReaper} kills them if
@@ -57,12 +61,14 @@ final class SiteProtectors implements AutoCloseable {
     static final String TABLE_VERSION_ENV = "IRONLOOP_SITE_TABLE";
     /** Prefix of a spare site's name. */
     static final String SPARE_PREFIX = "spare-";
-    /** Timeline: a protector started ({@code site}, {@code address}). */
+    /** Timeline: a protector process started ({@code site}, {@code node} for a node protector, {@code pid}, {@code address}). */
     static final String STARTED = "site-protector-started";
-    /** Timeline: a protector's process ended without the launcher stopping it ({@code site}, {@code status}). */
+    /** Timeline: a protector's process ended without the launcher stopping it ({@code site}, {@code node}, {@code status}). */
     static final String EXITED = "site-protector-exited";
     /** Timeline: the lost site's ranks start where the table moved them ({@code ranks}, {@code site}). */
     static final String RANKS_MOVED = "site-ranks-moved";
+    /** Timeline: at the end of the job, the table one protector answered ({@code site}, {@code node}, {@code table_version}, {@code ranks}). */
+    static final String TABLE_ASKED = "site-table-asked";
     private static final String REPORT_PREFIX = "site-";
     private static final List<String> JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
 
@@ -74,7 +80,7 @@ final class SiteProtectors implements AutoCloseable {
     private final JobSecret secret;
     private final Path temp;
     private final Topology initial;
-    private final Map<String, Process> processes = new ConcurrentHashMap<>();
+    private final List<Member> members = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
     /** Sites whose protector's process ended, or that a protector declared failed; not yet placed elsewhere. */
     private final Set<String> lost = ConcurrentHashMap.newKeySet();
@@ -123,20 +129,32 @@ final class SiteProtectors implements AutoCloseable {
         Path temp = null;
         SiteProtectors sites = null;
         try {
-            int[] ports = FreePorts.allocate(bare.sites().size());
+            List<String> nodes = new ArrayList<>();
+            bare.ring().stream().filter(s -> s.nodes().size() > 1).forEach(s -> nodes.addAll(s.nodes())); // one node: no node ring
+            int[] ports = FreePorts.allocate(bare.sites().size() + nodes.size());
             Map<String, String> addresses = new LinkedHashMap<>();
-            for (int i = 0; i < ports.length; i++) {
+            for (int i = 0; i < bare.sites().size(); i++) {
                 addresses.put(bare.sites().get(i).name(), "127.0.0.1:" + ports[i]);
             }
-            Topology table = bare.withProtectors(addresses);
+            Map<String, String> nodeAddresses = new LinkedHashMap<>();
+            for (int i = 0; i < nodes.size(); i++) {
+                nodeAddresses.put(nodes.get(i), "127.0.0.1:" + ports[bare.sites().size() + i]);
+            }
+            Topology table = bare.withProtectors(addresses).withNodeProtectors(nodeAddresses);
             temp = Files.createTempDirectory("ironloop-sites-" + jobId + "-");
             Path tableFile = Files.writeString(temp.resolve("table.txt"), table.encode(), StandardCharsets.UTF_8);
             sites = new SiteProtectors(spec, log, sink, secret, temp, table);
             log.info("site protection: " + table.ring().size() + " sites + " + spares.size() + " spare site" + (spares.size() == 1 ? "" : "s")
-                    + ", one protector process each; site checkpoints held in " + temp + "; table v" + table.version() + ": "
-                    + describe(table));
+                    + ", one protector process each" + (nodes.isEmpty() ? "" : " (one per node on sites of several nodes: " + nodes.size()
+                    + " node protectors)") + "; site checkpoints held in " + temp + "; table v" + table.version() + ": " + describe(table));
             for (Topology.Site s : table.sites()) {
-                sites.startOne(s.name(), jobId, classpath, tableFile, reaper);
+                Map<String, String> ofSite = table.nodeProtectors(s.name());
+                if (ofSite.isEmpty()) {
+                    sites.startOne(s.name(), Optional.empty(), s.protector(), jobId, classpath, tableFile, reaper);
+                }
+                for (Map.Entry<String, String> n : ofSite.entrySet()) {
+                    sites.startOne(s.name(), Optional.of(n.getKey()), n.getValue(), jobId, classpath, tableFile, reaper);
+                }
             }
             return sites;
         } catch (IOException e) {
@@ -149,33 +167,50 @@ final class SiteProtectors implements AutoCloseable {
         }
     }
 
-    private void startOne(String site, String jobId, String classpath, Path tableFile, RankReaper reaper) throws IOException {
+    /**
+     * One protector process: the cluster protector of {@code site} ({@code node} empty), or the protector of one of its
+     * nodes ({@code SiteProtectorMain --node N}), listening at {@code address} (the table's).
+     */
+    private record Member(String site, Optional<String> node, String address, Process process) {
+        /** How its output and the launcher's log name it: {@code site-0} or {@code site-0 host-1}. */
+        String label() {
+            return site + node.map(n -> " " + n).orElse("");
+        }
+    }
+
+    private void startOne(String site, Optional<String> node, String address, String jobId, String classpath, Path tableFile,
+            RankReaper reaper) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(spec.javaExecutable().toString());
         command.addAll(JVM);
         command.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + jobId);
-        command.addAll(List.of("-Dironloop.site=" + site, "-cp", classpath, SiteProtectorMain.class.getName(), "--site", site,
+        command.add("-Dironloop.site=" + site);
+        node.ifPresent(n -> command.add("-Dironloop.node=" + n));
+        command.addAll(List.of("-cp", classpath, SiteProtectorMain.class.getName(), "--site", site,
                 "--table", tableFile.toString(), "--site-folder", spec.folder().orElseThrow().toString(), "--held-folder",
-                temp.resolve("held-" + site).toString(), "--secret-file", secret.file().toString(), "--heartbeat-ms",
-                Long.toString(protection.heartbeat().toMillis()), "--timeout-ms", Long.toString(protection.timeout().toMillis()),
+                temp.resolve("held-" + site + node.map(n -> "-" + n).orElse("")).toString(), "--secret-file", secret.file().toString(),
+                "--heartbeat-ms", Long.toString(protection.heartbeat().toMillis()), "--timeout-ms", Long.toString(protection.timeout().toMillis()),
                 "--encrypt", Boolean.toString(protection.encrypt())));
+        node.ifPresent(n -> command.addAll(List.of("--node", n)));
         Process p = new ProcessBuilder(command).directory(spec.workingDirectory().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        processes.put(site, p);
+        Member m = new Member(site, node, address, p);
+        members.add(m);
         reaper.watch(p.pid());
-        pumps.add(pump(p.getInputStream(), site, line -> event(site, line)));
-        pumps.add(pump(p.getErrorStream(), site, line -> spec.err().println("[" + site + " protector] " + OutputPump.printable(line))));
-        sink.accept(new SupervisorInput.SiteReport(site, STARTED, fields("site", site, "pid", p.pid(), "address",
-                table.site(site).protector()), Instant.now()));
+        pumps.add(pump(p.getInputStream(), m.label(), line -> event(site, line)));
+        pumps.add(pump(p.getErrorStream(), m.label(), line -> spec.err().println("[" + m.label() + " protector] " + OutputPump.printable(line))));
+        sink.accept(new SupervisorInput.SiteReport(site, STARTED, fields("site", site, "node", node.orElse(null), "pid", p.pid(),
+                "address", address), Instant.now()));
         p.onExit().thenAccept(done -> {
             if (closing) {
                 return;
             }
-            if ((table.has(site) && !table.site(site).spare()) || placed.containsValue(site)) {
-                lost.add(site); // a site running ranks, by the launcher's table or since a placement moved ranks there
+            boolean siteAlive = members.stream().anyMatch(o -> o.site().equals(site) && o.process().isAlive());
+            if (!siteAlive && ((table.has(site) && !table.site(site).spare()) || placed.containsValue(site))) {
+                lost.add(site); // a site running ranks (by the launcher's table, or since a placement moved ranks there) lost its last protector
             }
-            sink.accept(new SupervisorInput.SiteReport(site, EXITED, fields("site", site, "pid", done.pid(), "status",
-                    done.exitValue()), Instant.now()));
+            sink.accept(new SupervisorInput.SiteReport(site, EXITED, fields("site", site, "node", node.orElse(null), "pid", done.pid(),
+                    "status", done.exitValue()), Instant.now()));
         });
     }
 
@@ -248,8 +283,16 @@ final class SiteProtectors implements AutoCloseable {
                     : " held no line of it that the target lacks (nothing placed)") + " on " + f.get("target") + " (" + f.get("kind")
                     + "); table v" + f.get("table_version") + ": ranks [" + f.get("ranks") + "] run on " + f.get("target") + " from now on");
             case "site-stopped" -> log.warn("the protector of " + report.site() + " stopped itself: " + f.get("reason"));
-            case EXITED -> log.warn("the protector of " + report.site() + " (pid " + f.get("pid") + ") exited with status " + f.get("status")
-                    + (lost.contains(report.site()) ? "; its site counts as lost until a protector places its ranks elsewhere" : ""));
+            case "site-node-declared" -> log.warn("node " + f.get("target") + " of site " + report.site() + " declared failed by the protector of"
+                    + " node " + f.get("node") + ("-".equals(f.get("verified_by")) ? " (a ring of two nodes: not verified)" : ", verified by node "
+                    + f.get("verified_by")));
+            case "site-failed-over" -> log.warn("site " + report.site() + " lost its controller node " + f.get("failed") + ": its cluster protector"
+                    + " failed over to node " + f.get("node") + ", now at " + f.get("address") + " (table v" + f.get("table_version") + ")");
+            case "site-node-stopped" -> log.warn("the protector of node " + f.get("node") + " of site " + report.site() + " stopped itself: "
+                    + f.get("reason"));
+            case EXITED -> log.warn("the protector of " + report.site() + (f.containsKey("node") ? " node " + f.get("node") : "") + " (pid "
+                    + f.get("pid") + ") exited with status " + f.get("status") + (lost.contains(report.site())
+                            ? "; its site counts as lost until a protector places its ranks elsewhere" : ""));
             default -> {
             }
         }
@@ -271,24 +314,12 @@ final class SiteProtectors implements AutoCloseable {
     }
 
     /**
-     * Before an attempt: learns the table from a live protector (Algorithm 4, on demand) and records where the ranks of
-     * the sites lost since the last table start now. Supervisor thread.
+     * Before an attempt: learns the table from the live protectors (Algorithm 4, on demand) and records where the ranks
+     * of the sites lost since the last table start now. Supervisor thread.
      */
     void beforeAttempt(int attempt, Timeline timeline) {
         Topology known = table;
-        Topology fetched = null;
-        for (Topology.Site s : known.sites()) {
-            Process p = processes.get(s.name());
-            if (p == null || !p.isAlive()) {
-                continue;
-            }
-            try {
-                fetched = SiteProtector.fetchTable(SiteProtector.address(s.protector()), secret, protection.encrypt(), protection.timeout());
-                break;
-            } catch (IOException e) {
-                log.warn("could not ask the protector of " + s.name() + " for the site table: " + e.getMessage());
-            }
-        }
+        Topology fetched = newestTable().orElse(null);
         if (fetched == null || fetched.version() <= known.version()) {
             return;
         }
@@ -302,6 +333,52 @@ final class SiteProtectors implements AutoCloseable {
                         s.name(), "host", s.controller(), "table_version", fetched.version()));
             }
         }
+    }
+
+    /**
+     * Asks every live protector process for its table (cluster and node protectors both answer {@code GET_TABLE}) and
+     * returns the newest: a protector that moved — a cluster protector failed over to another node, at an address the
+     * launcher's table does not know — is reached through any process that still runs, without the launcher following
+     * each change as it happens.
+     */
+    Optional<Topology> newestTable() {
+        return askAll().values().stream().max(Comparator.comparingLong(Topology::version));
+    }
+
+    /**
+     * At the end of the job: asks every live protector for its table, records each answer in the timeline
+     * ({@link #TABLE_ASKED}: the fields of a {@link SiteEvent.TableChanged} at that protector, and its {@code node}) and
+     * says on the log where the ranks are by the newest. Supervisor thread.
+     */
+    void askTables(int attempt, Timeline timeline) {
+        Map<Member, Topology> answers = askAll();
+        answers.forEach((m, t) -> {
+            Map<String, Object> f = new LinkedHashMap<>(new SiteEvent.TableChanged(m.site(), t).fields()); // site, table_version, ranks
+            m.node().ifPresent(n -> f.put("node", n));
+            timeline.supervisor(attempt, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TABLE_ASKED, f);
+        });
+        answers.values().stream().max(Comparator.comparingLong(Topology::version)).ifPresent(newest -> {
+            if (newest.version() > table.version()) {
+                table = newest;
+            }
+            log.info("site table at the end of the job: v" + newest.version() + " (asked " + answers.size() + " protector"
+                    + (answers.size() == 1 ? "" : "s") + "): " + describe(newest));
+        });
+    }
+
+    private Map<Member, Topology> askAll() {
+        Map<Member, Topology> answers = new LinkedHashMap<>();
+        for (Member m : members) {
+            if (!m.process().isAlive()) {
+                continue;
+            }
+            try {
+                answers.put(m, SiteProtector.fetchTable(SiteProtector.address(m.address()), secret, protection.encrypt(), protection.timeout()));
+            } catch (IOException e) {
+                log.warn("could not ask the protector of " + m.label() + " (" + m.address() + ") for the site table: " + e.getMessage());
+            }
+        }
+        return answers;
     }
 
     /** The site rank {@code rank} runs on now. */
@@ -335,13 +412,13 @@ final class SiteProtectors implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
-        processes.values().forEach(p -> {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+        members.forEach(m -> {
+            m.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            m.process().destroyForcibly();
         });
-        for (Process p : processes.values()) {
+        for (Member m : members) {
             try {
-                p.waitFor(5, TimeUnit.SECONDS);
+                m.process().waitFor(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

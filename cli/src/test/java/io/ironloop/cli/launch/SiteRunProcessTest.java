@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code site-r}) and four cluster protector JVMs ({@code site-0..2}, {@code spare-0}); whole sites are lost by SIGKILL
  * to every process of the site, and the job finishes bit-identical to the failure-free run while the launcher's
  * output says where the sites' ranks went. One launcher run covers both ways on (one JVM start-up instead of two), with
- * {@code SITE_ENCRYPT} on: every connection of the protectors and the launcher's own are encrypted.
+ * {@code SITE_ENCRYPT} on: every connection of the protectors and the launcher's own are encrypted. A second run
+ * ({@code -n 4 --fake-sites 3 --fake-hosts 4}) covers the node protectors and the controller failover.
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SiteRunProcessTest {
@@ -102,21 +103,60 @@ class SiteRunProcessTest {
         assertThat(JobProcesses.ranksOf(jobId)).as("no rank or protector outlives the launcher").isEmpty();
     }
 
+    /**
+     * Node protectors under {@code ironloop run}: {@code -n 4 --fake-sites 3 --fake-hosts 4} gives {@code site-0} two
+     * nodes (ranks 0 and 1 on {@code host-0} and {@code host-1}), so the launcher starts a protector process per node of
+     * it ({@code SiteProtectorMain --node}; the cluster protector runs in {@code host-0}'s) and one per other site. SIGKILL
+     * to the controller node's protector process → {@code host-1}'s declares it (a ring of two nodes) and runs the site's
+     * cluster protector from then on, which ships {@code site-0}'s next lines; no site is declared failed; the job
+     * finishes bit-identical and every protector answers table v2 at its end. Encrypted, as the failover's new cluster
+     * protector must be too.
+     */
+    @Test
+    void controllerNodeProtectorKilled_clusterProtectorFailsOverToTheNextNode_noSiteDeclared_bitIdentical() throws Exception {
+        long steps = 400;
+        startLauncher(List.of("-n", "4", "--fake-sites", "3", "--fake-hosts", "4"), steps, ", \"SITE_TIMEOUT\": \"1500ms\"");
+        awaitShipped("site-0", "rank-00000", 0, 0);
+        assertThat(JobProcesses.ranksOf(jobId).stream().filter(p -> JobProcesses.arguments(p).contains("-Dironloop.site=site-0")))
+                .as("one protector process per node of site-0").hasSize(2);
+        kill(protectorPid("site-0", "host-0"));
+
+        int afterFailover = awaitTimeline("\"type\":\"site-failed-over\",\"fields\":\\{\"site\":\"site-0\",\"node\":\"host-1\","
+                + "\"failed\":\"host-0\",\"address\":\"127\\.0\\.0\\.1:\\d+\",\"table_version\":\"2\"");
+        awaitShipped("site-0", "rank-0000[01]", 0, afterFailover); // by the cluster protector now in host-1's process
+
+        assertThat(awaitExit()).as(err()).isZero();
+        assertThat(out()).contains("result sha256=" + BlockReference.run(HeatBlocks.preset("test", steps)).digest());
+        assertThat(err()).contains("node host-0 of site site-0 declared failed by the protector of node host-1 (a ring of two nodes",
+                "site site-0 lost its controller node host-0: its cluster protector failed over to node host-1, now at 127.0.0.1:",
+                "site table at the end of the job: v2").doesNotContain("declared failed by the protector of site");
+        String timeline = timeline();
+        assertThat(timeline).contains("\"type\":\"site-node-declared\"").doesNotContain("\"type\":\"site-declared\"");
+        assertThat(Pattern.compile("\"type\":\"site-table-asked\",\"fields\":\\{\"site\":\"site-(1|2)\",\"table_version\":\"2\"")
+                .matcher(timeline).results().count()).as("sites 1 and 2 learnt table v2").isEqualTo(2);
+        assertThat(JobProcesses.ranksOf(jobId)).as("no rank or protector outlives the launcher").isEmpty();
+    }
+
     private void startLauncher() throws IOException {
+        startLauncher(List.of("-n", "3", "--fake-sites", "3", "--fake-hosts", "3", "--spare-sites", "1", "--restarts", "1"), STEPS, "");
+    }
+
+    private void startLauncher(List<String> runOptions, long steps, String moreParams) throws IOException {
         Path params = dir.resolve("params.json");
         // snapshots every 5 steps, each on disk too (the lines the protectors ship), enough lines kept that the survivors
         // still hold the site checkpoint's iteration at a relaunch; fast failure detection of the ranks; the protectors'
         // connections (and the launcher's, asking for the table) encrypted
         Files.writeString(params, "{\"FT_FOLDER\": \"" + dir.resolve("ckpt") + "\", \"SNAPSHOT_EVERY\": 5, \"DISK_EVERY\": 1,"
-                + " \"SITE_ENCRYPT\": true,"
+                + " \"SITE_ENCRYPT\": true" + moreParams + ","
                 + " \"RETAIN_LINES\": 40, \"TRIGGER_HEARTBEAT_MONITORING\": {\"TIME_MAX_WAIT\": \"2s\", \"SLEEP_THREAD_TIME\": \"500ms\"}}");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JobProcesses.SMALL_JVM);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--job", jobId, "-n", "3",
-                "--fake-sites", "3", "--fake-hosts", "3", "--spare-sites", "1", "--restarts", "1", "--params", params.toString()));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--job", jobId));
+        cmd.addAll(runOptions);
+        cmd.addAll(List.of("--params", params.toString()));
         JobProcesses.SMALL_JVM.forEach(o -> cmd.add("--jvm-opt=" + o));
-        cmd.addAll(List.of("--", HeatBlocksRank.class.getName(), "test", "--steps", String.valueOf(STEPS), "--pace-ms", "15"));
+        cmd.addAll(List.of("--", HeatBlocksRank.class.getName(), "test", "--steps", String.valueOf(steps), "--pace-ms", "15"));
         launcher = new ProcessBuilder(cmd).directory(dir.toFile())
                 .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
@@ -171,6 +211,12 @@ class SiteRunProcessTest {
     private long protectorPid(String site) {
         return JobProcesses.ranksOf(jobId).stream().filter(p -> JobProcesses.arguments(p).contains("-Dironloop.site=" + site))
                 .findFirst().orElseThrow(() -> new AssertionError("no protector of " + site)).pid();
+    }
+
+    private long protectorPid(String site, String node) {
+        return JobProcesses.ranksOf(jobId).stream().filter(p -> JobProcesses.arguments(p).contains("-Dironloop.site=" + site)
+                && JobProcesses.arguments(p).contains("-Dironloop.node=" + node))
+                .findFirst().orElseThrow(() -> new AssertionError("no protector of node " + node + " of " + site)).pid();
     }
 
     private static void kill(long... pids) throws InterruptedException {
