@@ -11,28 +11,26 @@ import io.ironloop.launcher.LaunchResult;
 import io.ironloop.launcher.LaunchSpec;
 import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
+import io.ironloop.launcher.SiteProtection;
 import io.ironloop.launcher.TimelineEvent;
-import io.ironloop.sites.LocalSites;
-import io.ironloop.sites.SiteEvent;
-import io.ironloop.sites.SiteProtector;
-import io.ironloop.sites.Topology;
-import io.ironloop.sites.Topology.RankPlace;
-import io.ironloop.sites.Topology.Site;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,25 +38,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code ironloop demo sites}: the heat block example on three sites plus one spare site, one whole site lost mid-run.
- * The launcher runs the three rank JVMs with {@code --fake-sites 3 --fake-hosts 3} (rank r on {@code site-r}, its
- * partner copies on another site); the demo itself starts the four cluster protectors ({@link LocalSites}: threads of
- * this JVM, each on its own loopback socket; sites 0–2 share the job's store, the spare has its own). Once the
- * protector of {@code site-0} holds a line of rank 1, the demo loses {@code site-1}: SIGKILL to rank 1's JVM and its
- * protector stopped. The survivors recover rank 1 online from the partner copies and finish; the protectors detect the
- * loss, have it verified by {@code site-2}, place {@code site-1}'s site checkpoint on the spare site and announce table
- * v2. The reference is the heat example computed failure-free in this JVM ({@link BlockReference}).
+ * {@code ironloop demo sites}: the heat block example on three sites plus one spare site, one whole site lost mid-run,
+ * through the path {@code ironloop run --fake-sites} takes: the launcher runs the three rank JVMs with
+ * {@code --fake-sites 3 --fake-hosts 3 --spare-sites 1} (rank r on {@code site-r}, its partner copies on another site)
+ * and starts the four cluster protector JVMs ({@code site-0..2}, {@code spare-0}; the sites share the job's store on
+ * this machine). Once the protector of {@code site-1} has shipped a line of rank 1 past iteration 20, the demo loses
+ * {@code site-1}: SIGKILL to rank 1's JVM and to its protector's JVM, and rank 1's lines deleted from the store. The survivors recover rank 1 online from the
+ * partner copies and finish; the protectors detect the loss, have it verified by {@code site-2}, place {@code site-1}'s
+ * site checkpoint on the spare site and announce table v2, which the launcher asks every protector for at the end. The
+ * demo follows it all in the launcher's timeline. The reference is the heat example computed failure-free in this JVM
+ * ({@link BlockReference}).
  */
 final class SitesDemo {
     static final String HELP = String.format(Locale.ROOT, "%nAPP sites: the heat block example on 3 sites + 1 spare site, a whole site lost"
             + " mid-run (H-RADIC, docs/sites.md).%n"
-            + "  ranks: ironloop run -n 3 --fake-sites 3 --fake-hosts 3 -- %s SIZE (rank r on site-r; partner copies on another site)%n"
-            + "  protectors: one per site (site-0..2, spare), started by the demo as threads of its own JVM next to the launcher's"
-            + " rank JVMs, each on its own loopback socket; not separate processes%n"
-            + "  the fault: once site-0's protector holds a line of rank 1, site-1 is lost: SIGKILL to rank 1's JVM and its"
-            + " protector stopped%n"
-            + "  shown: detection by site-0, verification by site-2, site-1's checkpoint placed on the spare site, table v2;"
-            + " the ranks recover rank 1 online%n"
+            + "  the job: ironloop run -n 3 --fake-sites 3 --fake-hosts 3 --spare-sites 1 -- %s SIZE (rank r on site-r; partner"
+            + " copies on another site)%n"
+            + "  protectors: one process per site (site-0..2, spare-0), started by the launcher as under ironloop run --fake-sites%n"
+            + "  the fault: once site-1's protector has shipped a line of rank 1 past iteration 20, site-1 is lost: SIGKILL to rank"
+            + " 1's JVM and to its protector's JVM, its lines deleted from the store%n"
+            + "  shown: detection by site-0, verification by site-2, site-1's checkpoint placed on the spare site, table v2 asked"
+            + " back from every protector; the ranks recover rank 1 online%n"
             + "  reference: the heat example computed failure-free in the demo's JVM. Options: --size, --restarts only.%n",
             HeatBlocksRank.class.getName());
 
@@ -67,13 +67,13 @@ final class SitesDemo {
     private static final int SITES = 3;
     private static final String LOST = "site-1";
     private static final int LOST_RANK = 1;
-    private static final String SPARE = "spare";
-    /** The site checkpoint is taken once it holds a line this far into the run, so that the loss is mid-run. */
+    private static final String LOST_SERIES = "rank-00001";
+    private static final String SPARE = "spare-0";
+    /** The site is lost once its protector has shipped a line this far into the run, so that the loss is mid-run. */
     private static final long KILL_AFTER = 20;
     private static final Duration HEARTBEAT = Duration.ofMillis(200);
-    /** SITE_TIMEOUT's default: shorter ones declared live sites failed at load 30 with every protector in one JVM. */
+    /** SITE_TIMEOUT's default: shorter ones declared live sites failed at load 30. */
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final Duration SITE_EVENTS = Duration.ofSeconds(60);
 
     private final String size;
     private final int restarts;
@@ -94,29 +94,13 @@ final class SitesDemo {
         List<String> args = size.equals("test") ? List.of("test", "--pace-ms", "10") : List.of("demo");
         err.printf(Locale.ROOT, "demo: sites: heat (%s) on %d sites (rank r on site-r) + 1 spare site; %s will be lost mid-run%n",
                 DemoApp.HEAT.describe(size), SITES, LOST);
-        err.println("demo: ranks = ironloop run -n 3 --fake-sites 3 --fake-hosts 3 --restarts " + restarts + " -- "
-                + HeatBlocksRank.class.getName() + " " + String.join(" ", args) + "; protectors: threads of the demo's JVM on"
-                + " loopback; stores " + store + " (site-0..2) and " + temp.resolve("spare-store") + "; full output in "
-                + temp.resolve("demo.log"));
+        err.println("demo: ironloop run -n 3 --fake-sites 3 --fake-hosts 3 --spare-sites 1 --restarts " + restarts + " -- "
+                + HeatBlocksRank.class.getName() + " " + String.join(" ", args) + "; one protector process per site; store " + store
+                + " (shared by the sites on this machine); full output in " + temp.resolve("demo.log"));
         JobSecret secret = JobSecret.create(temp, "demo-sites");
-        List<RankPlace> places = new ArrayList<>();
-        for (int r = 0; r < SITES; r++) {
-            places.add(new RankPlace(r, "host-" + r, "site-" + r)); // the names run --fake-hosts/--fake-sites give
-        }
-        Events events = new Events();
+        Events events = new Events(store);
         boolean ok = false;
-        try (PrintStream log = new PrintStream(new FileOutputStream(temp.resolve("demo.log").toFile()), true, StandardCharsets.UTF_8);
-                LocalSites sites = LocalSites.start(places, List.of(Site.spare(SPARE, List.of("host-" + SPARE), "")),
-                        s -> s.equals(SPARE) ? temp.resolve("spare-store") : store, temp, secret, HEARTBEAT, TIMEOUT, events::accept)) {
-            progress("table v" + sites.table().version() + ": " + describe(sites.table()));
-            events.onShipped = s -> {
-                if (s.site().equals(LOST) && s.iteration() >= KILL_AFTER && events.killed.compareAndSet(false, true)) {
-                    // not on the protector's own thread, which stopping the protector interrupts
-                    Thread loss = new Thread(() -> lose(sites, events.rankPid.get(), s), "demo-site-loss");
-                    loss.setDaemon(true);
-                    loss.start();
-                }
-            };
+        try (PrintStream log = new PrintStream(new FileOutputStream(temp.resolve("demo.log").toFile()), true, StandardCharsets.UTF_8)) {
             Optional<LaunchResult> result = launch(args, store, secret, log, events);
             if (result.isEmpty()) {
                 return 2;
@@ -128,13 +112,9 @@ final class SitesDemo {
             if (result.get().exitStatus() != 0 || events.sha.get() == null) {
                 return failed("the ranks' run failed: " + result.get().summary(), temp);
             }
-            if (!events.recoveredEverywhere.await(SITE_EVENTS.toMillis(), TimeUnit.MILLISECONDS)) {
-                return failed("the protectors did not recover " + LOST + " and announce the new table within " + SITE_EVENTS.toSeconds() + " s",
-                        temp);
-            }
-            for (String s : List.of("site-0", "site-2", SPARE)) {
-                Topology t = SiteProtector.fetchTable(sites.protector(s).orElseThrow().address(), secret, TIMEOUT);
-                progress("asked " + s + "'s protector for the table: v" + t.version() + ", rank " + LOST_RANK + " on " + t.siteOf(LOST_RANK));
+            Set<String> missing = events.missing();
+            if (!missing.isEmpty()) {
+                return failed("the protectors did not " + String.join(", ", missing) + " before the launcher stopped them", temp);
             }
             String reference = BlockReference.run(HeatBlocks.preset(size, 0)).digest();
             progress("reference: the heat example computed failure-free in this JVM");
@@ -156,25 +136,48 @@ final class SitesDemo {
         }
     }
 
-    /** Site-1 is lost: its rank JVM gets SIGKILL and its protector stops, at once. */
-    private void lose(LocalSites sites, long pid, SiteEvent.Shipped shipped) {
-        progress(shipped.site() + "'s protector shipped rank " + LOST_RANK + "'s line of iteration " + shipped.iteration()
+    /**
+     * Site-1 is lost: its rank JVM and its protector's JVM get SIGKILL, at once, and its storage goes with them: rank 1's
+     * lines in the store the sites share on this machine, so that what the spare site gets is the site checkpoint held
+     * by {@code site-0}.
+     */
+    private void lose(Path store, Events events, long iteration) {
+        progress(LOST + "'s protector shipped rank " + LOST_RANK + "'s line of iteration " + iteration
                 + " to site-0 (its site checkpoint is held there)");
-        boolean killed = pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::destroyForcibly).orElse(false);
-        sites.kill(LOST);
-        progress("LOST " + LOST + ": SIGKILL to rank " + LOST_RANK + " (pid " + pid + (killed ? "" : ", already gone")
-                + ") and its protector stopped");
+        long rank = events.rankPid.get();
+        long protector = events.protectorPid.get();
+        Optional<ProcessHandle> rankProcess = ProcessHandle.of(rank);
+        boolean rankKilled = rank > 0 && rankProcess.map(ProcessHandle::destroyForcibly).orElse(false);
+        boolean protectorKilled = protector > 0 && ProcessHandle.of(protector).map(ProcessHandle::destroyForcibly).orElse(false);
+        try {
+            if (rankProcess.isPresent()) {
+                rankProcess.get().onExit().get(10, TimeUnit.SECONDS); // it writes no more lines
+            }
+            Folders.deleteTree(store.resolve(LOST_SERIES));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | IOException | UncheckedIOException e) {
+            progress("could not delete " + LOST + "'s storage (" + e + "); its lines stay in the shared store");
+        }
+        progress("LOST " + LOST + ": SIGKILL to rank " + LOST_RANK + " (pid " + rank + (rankKilled ? "" : ", already gone")
+                + ") and to its protector (pid " + protector + (protectorKilled ? "" : ", already gone") + "); its storage deleted ("
+                + store.resolve(LOST_SERIES) + ")");
     }
 
     private Optional<LaunchResult> launch(List<String> args, Path store, JobSecret secret, PrintStream log, Events events) {
         Path cwd = Path.of("").toAbsolutePath();
         LaunchSpec.Builder b = LaunchSpec.builder().ranks(SITES).fakeHosts(SITES).fakeSites(SITES).restarts(restarts)
+                .protectSites(new SiteProtection(1, HEARTBEAT, TIMEOUT, false)).folder(store)
                 .workingDirectory(cwd).secretFile(secret.file())
                 .application(new Application(HeatBlocksRank.class.getName(), Optional.empty())).arguments(args)
                 .environment(EngineKeys.FT_FOLDER.environmentVariable(), store.toString())
                 .environment("IRONLOOP_SNAPSHOT_EVERY", "5").environment("IRONLOOP_DISK_EVERY", "1")
                 .out(log).err(log)
                 .eventListener(e -> {
+                    if (e.type().startsWith("site-")) {
+                        events.site(e);
+                        return;
+                    }
                     if (e.type().equals(TimelineEvent.RANK_STARTED) && e.rank() == LOST_RANK) {
                         events.rankPid.set(e.pid());
                     }
@@ -204,67 +207,83 @@ final class SitesDemo {
         return Optional.of(result);
     }
 
-    /** What the protectors report, kept for the verdict, and shown as the timeline. */
+    /** What the protectors report in the launcher's timeline, kept for the verdict, and shown. */
     private final class Events {
+        final Path store;
         final AtomicLong rankPid = new AtomicLong(-1);
+        final AtomicLong protectorPid = new AtomicLong(-1);
         final AtomicBoolean killed = new AtomicBoolean();
         final AtomicReference<String> sha = new AtomicReference<>();
-        /** Declared by site-0 verified by site-2, recovered onto the spare, and table v2 adopted at site-2 and the spare. */
-        final CountDownLatch recoveredEverywhere = new CountDownLatch(4);
-        final java.util.Set<String> shippedOnce = ConcurrentHashMap.newKeySet();
-        volatile java.util.function.Consumer<SiteEvent.Shipped> onShipped = s -> { };
+        private final Set<String> shippedOnce = ConcurrentHashMap.newKeySet();
+        /** The steps the verdict needs, each reached once. */
+        private final Set<String> reached = ConcurrentHashMap.newKeySet();
 
-        private final java.util.Set<String> reached = ConcurrentHashMap.newKeySet();
+        Events(Path store) {
+            this.store = store;
+        }
 
-        /** One of the four steps the verdict waits for (each counted once). */
-        private void reached(String step) {
-            if (reached.add(step)) {
-                recoveredEverywhere.countDown();
+        /** What the protectors did not do, of what the verdict needs; empty when they did it all. */
+        Set<String> missing() {
+            Set<String> missing = new java.util.LinkedHashSet<>(List.of("declare " + LOST + " failed verified by site-2", "place "
+                    + LOST + " on " + SPARE, "answer table v2 at site-2", "answer table v2 at " + SPARE));
+            missing.removeAll(reached);
+            return missing;
+        }
+
+        /** A site event of the launcher's timeline (supervisor thread). */
+        void site(TimelineEvent e) {
+            Map<String, Object> f = e.fields();
+            String site = String.valueOf(f.get("site"));
+            switch (e.type()) {
+                case "site-protector-started" -> {
+                    if (site.equals(LOST)) {
+                        protectorPid.set(((Number) f.get("pid")).longValue());
+                    }
+                }
+                case "site-shipped" -> {
+                    if (shippedOnce.add(site)) {
+                        progress(site + "'s protector: first line shipped to the site protecting it (" + f.get("series") + ", iteration "
+                                + f.get("iteration") + ", " + f.get("bytes") + " bytes)");
+                    }
+                    long iteration = Long.parseLong(String.valueOf(f.get("iteration")));
+                    if (site.equals(LOST) && LOST_SERIES.equals(f.get("series")) && iteration >= KILL_AFTER && killed.compareAndSet(false, true)) {
+                        lose(store, this, iteration);
+                    }
+                }
+                case "site-suspected" -> progress(site + "'s protector: DETECTED " + f.get("target") + " silent for " + TIMEOUT.toMillis()
+                        + " ms; asks " + f.get("third") + " to check it");
+                case "site-link-cut" -> progress(site + "'s protector: " + f.get("third") + " still reaches " + f.get("target")
+                        + ": only the link is cut, nothing declared");
+                case "site-declared" -> {
+                    boolean verified = !"-".equals(f.get("verified_by"));
+                    progress(site + "'s protector: " + f.get("target") + " DECLARED failed, VERIFIED by " + (verified ? f.get("verified_by")
+                            + " (it cannot reach " + f.get("target") + " either)" : "nobody (a ring of two)"));
+                    if (LOST.equals(f.get("target")) && "site-2".equals(f.get("verified_by"))) {
+                        reached.add("declare " + LOST + " failed verified by site-2");
+                    }
+                }
+                case "site-recovered" -> {
+                    progress(site + "'s protector: " + f.get("failed") + "'s site checkpoint PLACED on " + f.get("target") + " ("
+                            + f.get("kind") + "): " + f.get("series") + ", " + f.get("lines") + " lines, newest iteration "
+                            + f.get("newest_iteration") + ", " + f.get("took_ms") + " ms after the declaration");
+                    if (SPARE.equals(f.get("target")) && !"0".equals(f.get("lines"))) {
+                        reached.add("place " + LOST + " on " + SPARE);
+                    }
+                }
+                case "site-table-changed" -> progress(site + "'s protector: TABLE v" + f.get("table_version") + " adopted: ranks "
+                        + f.get("ranks"));
+                case "site-table-asked" -> {
+                    progress("asked " + site + "'s protector for the table: v" + f.get("table_version") + ", ranks " + f.get("ranks"));
+                    if ((site.equals("site-2") || site.equals(SPARE)) && "2".equals(f.get("table_version"))
+                            && String.valueOf(f.get("ranks")).contains(LOST_RANK + "@" + SPARE)) {
+                        reached.add("answer table v2 at " + site);
+                    }
+                }
+                case "site-stopped" -> progress(site + "'s protector stopped: " + f.get("reason"));
+                default -> {
+                }
             }
         }
-
-        void accept(SiteEvent e) {
-            if (e instanceof SiteEvent.Shipped s) {
-                if (shippedOnce.add(s.site())) {
-                    progress(s.site() + "'s protector: first line shipped to the site protecting it (" + s.series() + ", iteration "
-                            + s.iteration() + ", " + s.bytes() + " bytes)");
-                }
-                onShipped.accept(s);
-            } else if (e instanceof SiteEvent.Suspected s) {
-                progress(s.site() + "'s protector: DETECTED " + s.target() + " silent for " + TIMEOUT.toMillis() + " ms; asks "
-                        + s.third() + " to check it");
-            } else if (e instanceof SiteEvent.LinkCut c) {
-                progress(c.site() + "'s protector: " + c.third() + " still reaches " + c.target() + ": only the link is cut, nothing declared");
-            } else if (e instanceof SiteEvent.Declared d) {
-                progress(d.site() + "'s protector: " + d.target() + " DECLARED failed, VERIFIED by " + (d.verifiedBy().isEmpty()
-                        ? "nobody (a ring of two)" : d.verifiedBy() + " (it cannot reach " + d.target() + " either)"));
-                if (d.target().equals(LOST) && d.verifiedBy().equals("site-2")) {
-                    reached("declared");
-                }
-            } else if (e instanceof SiteEvent.Recovered r) {
-                progress(String.format(Locale.ROOT, "%s's protector: %s's site checkpoint PLACED on %s (%s): %s, %d lines,"
-                        + " newest iteration %d, %d ms after the declaration", r.site(), r.move().failed(), r.move().target(),
-                        r.move().kind(), r.series(), r.lines(), r.newestIteration(), r.took().toMillis()));
-                if (r.move().target().equals(SPARE) && r.lines() > 0) {
-                    reached("placed");
-                }
-            } else if (e instanceof SiteEvent.TableChanged t) {
-                progress(t.site() + "'s protector: TABLE v" + t.table().version() + " adopted: " + describe(t.table()));
-                if ((t.site().equals("site-2") || t.site().equals(SPARE)) && t.table().siteOf(LOST_RANK).equals(SPARE)) {
-                    reached("table@" + t.site());
-                }
-            } else if (e instanceof SiteEvent.Stopped s) {
-                progress(s.site() + "'s protector stopped: " + s.reason());
-            }
-        }
-    }
-
-    private static String describe(Topology t) {
-        List<String> rows = new ArrayList<>();
-        for (Site s : t.sites()) {
-            rows.add(s.name() + (s.spare() ? " (spare)" : " ranks " + s.ranks()) + (s.spare() ? "" : " protected by " + t.protectorOf(s.name()).name()));
-        }
-        return String.join("; ", rows);
     }
 
     private int failed(String why, Path temp) {

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code ironloop demo sites}: three rank JVMs on three sites and a spare site, one whole site lost, at the test size. */
+/**
+ * {@code ironloop demo sites}: three rank JVMs and four protector JVMs (three sites and a spare site, started by the
+ * launcher as under {@code ironloop run --fake-sites}), one whole site lost, at the test size.
+ */
 class SitesDemoTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -35,9 +38,9 @@ class SitesDemoTest {
                 "LOST site-1: SIGKILL to rank 1",
                 "site-0's protector: DETECTED site-1 silent",
                 "site-0's protector: site-1 DECLARED failed, VERIFIED by site-2",
-                "site-0's protector: site-1's site checkpoint PLACED on spare (SPARE_SITE): [rank-00001]");
-        assertThat(log).contains("site-2's protector: TABLE v2 adopted", "spare's protector: TABLE v2 adopted",
-                "asked site-2's protector for the table: v2, rank 1 on spare");
+                "site-0's protector: site-1's site checkpoint PLACED on spare-0 (SPARE_SITE): rank-00001");
+        assertThat(log).containsPattern("asked site-2's protector for the table: v2, ranks 0@site-0,1@spare-0,2@site-2")
+                .containsPattern("asked spare-0's protector for the table: v2, ranks 0@site-0,1@spare-0,2@site-2");
         assertThat(log).doesNotContain("DECLARED failed, VERIFIED by nobody");
     }
 
@@ -48,8 +51,8 @@ class SitesDemoTest {
     }
 
     @Test
-    void demoSitesHelp_saysTheProtectorsAreThreadsOfTheDemo() {
+    void demoSitesHelp_saysTheProtectorsAreProcessesAsUnderRun() {
         assertThat(demo("demo", "sites", "--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("APP sites:", "threads of its own JVM");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("APP sites:", "one process per site", "ironloop run --fake-sites");
     }
 }
