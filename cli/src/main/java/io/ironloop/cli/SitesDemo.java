@@ -43,11 +43,11 @@ import java.util.regex.Pattern;
  * {@code --fake-sites 3 --fake-hosts 3 --spare-sites 1} (rank r on {@code site-r}, its partner copies on another site)
  * and starts the four cluster protector JVMs ({@code site-0..2}, {@code spare-0}; the sites share the job's store on
  * this machine). Once the protector of {@code site-1} has shipped a line of rank 1 past iteration 20, the demo loses
- * {@code site-1}: SIGKILL to rank 1's JVM and to its protector's JVM, and rank 1's lines deleted from the store. The survivors recover rank 1 online from the
- * partner copies and finish; the protectors detect the loss, have it verified by {@code site-2}, place {@code site-1}'s
- * site checkpoint on the spare site and announce table v2, which the launcher asks every protector for at the end. The
- * demo follows it all in the launcher's timeline. The reference is the heat example computed failure-free in this JVM
- * ({@link BlockReference}).
+ * {@code site-1}: SIGKILL to rank 1's JVM and to its protector's JVM, and rank 1's lines deleted from the store. The
+ * survivors recover rank 1 online from the partner copies and finish; the protectors detect the loss, have it verified
+ * by {@code site-2}, place {@code site-1}'s site checkpoint on the spare site and announce table v2, which the launcher
+ * asks every protector for at the end. The demo follows it all in the launcher's timeline. The reference is the heat
+ * example computed failure-free in this JVM ({@link BlockReference}).
  */
 final class SitesDemo {
     static final String HELP = String.format(Locale.ROOT, "%nAPP sites: the heat block example on 3 sites + 1 spare site, a whole site lost"
