@@ -123,8 +123,9 @@ final class RunCommand implements Callable<Integer> {
             description = "Tell the ranks they run on S sites, as IRONLOOP_SITE=site-<r*S/M> for rank r of M = N+S"
                     + " (consecutive ranks share a site), and protect the sites (docs/sites.md): one cluster protector process"
                     + " per site ships its ranks' committed lines to the previous site's protector; a lost site (verified by a"
-                    + " third) has its lines placed where the table moves its ranks, and a relaunch starts them there"
-                    + " (default: no sites).")
+                    + " third) has its lines placed where the table moves its ranks, and a relaunch starts them there; a site"
+                    + " that --fake-hosts gives several nodes gets a protector process per node, the cluster protector failing"
+                    + " over to the next node (default: no sites).")
     Integer fakeSites;
 
     @Option(names = "--spare-sites", paramLabel = "K", defaultValue = "0",

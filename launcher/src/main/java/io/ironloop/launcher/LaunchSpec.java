@@ -652,7 +652,8 @@ public final class LaunchSpec {
         }
 
         /**
-         * Starts a cluster protector process per fake site and per spare site, and relaunches a lost site's ranks
+         * Starts a cluster protector process per fake site and per spare site (per node on a site of several fake
+         * hosts: its node protectors, with the controller failover), and relaunches a lost site's ranks
          * where they then run (docs/sites.md); needs {@link #fakeSites} (at least 2) and {@link #folder}.
          */
         public Builder protectSites(SiteProtection protection) {

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * How the launcher protects the sites of a job spread over fake sites ({@code ironloop run --fake-sites S}): one
- * cluster protector process per site and per spare site (docs/sites.md). Immutable.
+ * cluster protector process per site and per spare site, or one per node on a site that {@code --fake-hosts} gives
+ * several nodes (its node protectors, the controller node's running the cluster protector; docs/sites.md). Immutable.
  *
  * @param spareSites the spare sites ({@code --spare-sites K}, named {@code spare-0 … spare-(K-1)}), where a lost
  *     site's ranks go; 0: a lost site's ranks go to the site of its protector
