@@ -5,7 +5,7 @@
  */
 module io.ironloop.launcher {
     requires transitive io.ironloop.runtime;
-    requires io.ironloop.sites;
+    requires transitive io.ironloop.sites;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;
     requires jdk.unsupported;

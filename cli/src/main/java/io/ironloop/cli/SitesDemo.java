@@ -13,6 +13,7 @@ import io.ironloop.launcher.Launcher;
 import io.ironloop.launcher.SignalForwarding;
 import io.ironloop.launcher.SiteProtection;
 import io.ironloop.launcher.TimelineEvent;
+import io.ironloop.sites.SiteEvent;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -234,54 +235,50 @@ final class SitesDemo {
         void site(TimelineEvent e) {
             Map<String, Object> f = e.fields();
             String site = String.valueOf(f.get("site"));
-            switch (e.type()) {
-                case "site-protector-started" -> {
-                    if (site.equals(LOST)) {
-                        protectorPid.set(((Number) f.get("pid")).longValue());
-                    }
+            String type = e.type();
+            if (type.equals(TimelineEvent.SITE_PROTECTOR_STARTED)) {
+                if (site.equals(LOST)) {
+                    protectorPid.set(e.longField("pid").orElse(-1));
                 }
-                case "site-shipped" -> {
-                    if (shippedOnce.add(site)) {
-                        progress(site + "'s protector: first line shipped to the site protecting it (" + f.get("series") + ", iteration "
-                                + f.get("iteration") + ", " + f.get("bytes") + " bytes)");
-                    }
-                    long iteration = Long.parseLong(String.valueOf(f.get("iteration")));
-                    if (site.equals(LOST) && LOST_SERIES.equals(f.get("series")) && iteration >= KILL_AFTER && killed.compareAndSet(false, true)) {
-                        lose(store, this, iteration);
-                    }
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.Shipped.class))) {
+                if (shippedOnce.add(site)) {
+                    progress(site + "'s protector: first line shipped to the site protecting it (" + f.get("series") + ", iteration "
+                            + f.get("iteration") + ", " + f.get("bytes") + " bytes)");
                 }
-                case "site-suspected" -> progress(site + "'s protector: DETECTED " + f.get("target") + " silent for " + TIMEOUT.toMillis()
-                        + " ms; asks " + f.get("third") + " to check it");
-                case "site-link-cut" -> progress(site + "'s protector: " + f.get("third") + " still reaches " + f.get("target")
-                        + ": only the link is cut, nothing declared");
-                case "site-declared" -> {
-                    boolean verified = !"-".equals(f.get("verified_by"));
-                    progress(site + "'s protector: " + f.get("target") + " DECLARED failed, VERIFIED by " + (verified ? f.get("verified_by")
-                            + " (it cannot reach " + f.get("target") + " either)" : "nobody (a ring of two)"));
-                    if (LOST.equals(f.get("target")) && "site-2".equals(f.get("verified_by"))) {
-                        reached.add("declare " + LOST + " failed verified by site-2");
-                    }
+                long iteration = Long.parseLong(String.valueOf(f.get("iteration")));
+                if (site.equals(LOST) && LOST_SERIES.equals(f.get("series")) && iteration >= KILL_AFTER && killed.compareAndSet(false, true)) {
+                    lose(store, this, iteration);
                 }
-                case "site-recovered" -> {
-                    progress(site + "'s protector: " + f.get("failed") + "'s site checkpoint PLACED on " + f.get("target") + " ("
-                            + f.get("kind") + "): " + f.get("series") + ", " + f.get("lines") + " lines, newest iteration "
-                            + f.get("newest_iteration") + ", " + f.get("took_ms") + " ms after the declaration");
-                    if (SPARE.equals(f.get("target")) && !"0".equals(f.get("lines"))) {
-                        reached.add("place " + LOST + " on " + SPARE);
-                    }
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.Suspected.class))) {
+                progress(site + "'s protector: DETECTED " + f.get("target") + " silent for " + TIMEOUT.toMillis() + " ms; asks "
+                        + f.get("third") + " to check it");
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.LinkCut.class))) {
+                progress(site + "'s protector: " + f.get("third") + " still reaches " + f.get("target") + ": only the link is cut,"
+                        + " nothing declared");
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.Declared.class))) {
+                boolean verified = !"-".equals(f.get("verified_by"));
+                progress(site + "'s protector: " + f.get("target") + " DECLARED failed, VERIFIED by " + (verified ? f.get("verified_by")
+                        + " (it cannot reach " + f.get("target") + " either)" : "nobody (a ring of two)"));
+                if (LOST.equals(f.get("target")) && "site-2".equals(f.get("verified_by"))) {
+                    reached.add("declare " + LOST + " failed verified by site-2");
                 }
-                case "site-table-changed" -> progress(site + "'s protector: TABLE v" + f.get("table_version") + " adopted: ranks "
-                        + f.get("ranks"));
-                case "site-table-asked" -> {
-                    progress("asked " + site + "'s protector for the table: v" + f.get("table_version") + ", ranks " + f.get("ranks"));
-                    if ((site.equals("site-2") || site.equals(SPARE)) && "2".equals(f.get("table_version"))
-                            && String.valueOf(f.get("ranks")).contains(LOST_RANK + "@" + SPARE)) {
-                        reached.add("answer table v2 at " + site);
-                    }
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.Recovered.class))) {
+                progress(site + "'s protector: " + f.get("failed") + "'s site checkpoint PLACED on " + f.get("target") + " ("
+                        + f.get("kind") + "): " + f.get("series") + ", " + f.get("lines") + " lines, newest iteration "
+                        + f.get("newest_iteration") + ", " + f.get("took_ms") + " ms after the declaration");
+                if (SPARE.equals(f.get("target")) && !"0".equals(f.get("lines"))) {
+                    reached.add("place " + LOST + " on " + SPARE);
                 }
-                case "site-stopped" -> progress(site + "'s protector stopped: " + f.get("reason"));
-                default -> {
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.TableChanged.class))) {
+                progress(site + "'s protector: TABLE v" + f.get("table_version") + " adopted: ranks " + f.get("ranks"));
+            } else if (type.equals(TimelineEvent.SITE_TABLE_ASKED)) {
+                progress("asked " + site + "'s protector for the table: v" + f.get("table_version") + ", ranks " + f.get("ranks"));
+                if ((site.equals("site-2") || site.equals(SPARE)) && "2".equals(f.get("table_version"))
+                        && String.valueOf(f.get("ranks")).contains(LOST_RANK + "@" + SPARE)) {
+                    reached.add("answer table v2 at " + site);
                 }
+            } else if (type.equals(TimelineEvent.ofSite(SiteEvent.Stopped.class))) {
+                progress(site + "'s protector stopped: " + f.get("reason"));
             }
         }
     }

@@ -61,15 +61,14 @@ final class SiteProtectors implements AutoCloseable {
     static final String TABLE_VERSION_ENV = "IRONLOOP_SITE_TABLE";
     /** Prefix of a spare site's name. */
     static final String SPARE_PREFIX = "spare-";
-    /** Timeline: a protector process started ({@code site}, {@code node} for a node protector, {@code pid}, {@code address}). */
-    static final String STARTED = "site-protector-started";
+    /** Timeline: a protector process started. */
+    static final String STARTED = TimelineEvent.SITE_PROTECTOR_STARTED;
     /** Timeline: a protector's process ended without the launcher stopping it ({@code site}, {@code node}, {@code status}). */
     static final String EXITED = "site-protector-exited";
     /** Timeline: the lost site's ranks start where the table moved them ({@code ranks}, {@code site}). */
     static final String RANKS_MOVED = "site-ranks-moved";
-    /** Timeline: at the end of the job, the table one protector answered ({@code site}, {@code node}, {@code table_version}, {@code ranks}). */
-    static final String TABLE_ASKED = "site-table-asked";
-    private static final String REPORT_PREFIX = "site-";
+    /** Timeline: at the end of the job, the table one protector answered. */
+    static final String TABLE_ASKED = TimelineEvent.SITE_TABLE_ASKED;
     private static final List<String> JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
 
     private final LaunchSpec spec;
@@ -262,7 +261,7 @@ final class SiteProtectors implements AutoCloseable {
             default -> {
             }
         }
-        sink.accept(new SupervisorInput.SiteReport(site, REPORT_PREFIX + kebab(e.getKey()), new LinkedHashMap<>(f), Instant.now()));
+        sink.accept(new SupervisorInput.SiteReport(site, TimelineEvent.ofSite(e.getKey()), new LinkedHashMap<>(f), Instant.now()));
     }
 
     /**
@@ -441,10 +440,6 @@ final class SiteProtectors implements AutoCloseable {
             rows.add(s.name() + (s.spare() ? " (spare)" : " ranks " + s.ranks() + " protected by " + t.protectorOf(s.name()).name()));
         }
         return String.join("; ", rows);
-    }
-
-    private static String kebab(String type) {
-        return type.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     private static void deleteTree(Path root) {

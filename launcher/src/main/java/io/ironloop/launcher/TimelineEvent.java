@@ -104,6 +104,35 @@ public record TimelineEvent(Instant time, Source source, int attempt, int rank, 
     }
 
     /**
+     * Supervisor, with site protection ({@code run --fake-sites}): a protector process started; fields {@code site},
+     * {@code node} (a node protector's), {@code pid}, {@code address}.
+     */
+    public static final String SITE_PROTECTOR_STARTED = "site-protector-started";
+    /**
+     * Supervisor, with site protection: at the job's end, the table one protector answered; the fields of a
+     * {@link io.ironloop.sites.SiteEvent.TableChanged} there ({@code site}, {@code table_version}, {@code ranks}) and a
+     * node protector's {@code node}.
+     */
+    public static final String SITE_TABLE_ASKED = "site-table-asked";
+
+    /**
+     * The type of a site protector's event in the timeline (docs/sites.md): {@code site-} and the event's type in
+     * kebab case, with its {@link io.ironloop.sites.SiteEvent#fields()} as the fields.
+     *
+     * @param type a site event's record, for example {@code SiteEvent.Declared.class} ({@code site-declared}) or
+     *     {@code SiteEvent.FailedOver.class} ({@code site-failed-over})
+     * @return the timeline type
+     */
+    public static String ofSite(Class<? extends io.ironloop.sites.SiteEvent> type) {
+        return ofSite(type.getSimpleName());
+    }
+
+    /** {@link #ofSite(Class)} from the type a protector process prints ({@code FailedOver}). */
+    static String ofSite(String siteEventType) {
+        return "site-" + siteEventType.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    /**
      * Copies the fields.
      */
     public TimelineEvent {
