@@ -125,7 +125,7 @@ public final class Launcher {
                             : spec.restarts() == Integer.MAX_VALUE ? ", restarts: " + spec.restartStrategy().describe()
                             : ", up to " + spec.restarts() + " restarts, " + spec.restartStrategy().describe()));
             Ending end = supervise(job);
-            settleSites(job, end.attempts() - 1);
+            settleSites(job, end.attempts() - 1, end.status() == 0);
             timeline.supervisor(end.attempts() - 1, TimelineEvent.NO_RANK, TimelineEvent.NO_PID, TimelineEvent.JOB_FINISHED,
                     fields("status", end.status(), "attempts", end.attempts(), "relaunches", end.attempts() - 1,
                             "online_recoveries", end.onlineRecoveries(), "iteration_events_not_kept",
@@ -312,18 +312,19 @@ public final class Launcher {
     }
 
     /**
-     * At the end of the job, with site protection: when it ended while a site it lost was not placed yet (its ranks
+     * At the end of the job, with site protection: when it finished while a site it lost was not placed yet (its ranks
      * recovered online, or it finished first), waits — at most {@link SiteProtectors#placementWait()}, a signal cuts it
-     * short — for a protector to place that site's checkpoint (Algorithm 3), then asks every protector for its table
-     * (Algorithm 4), so the run's timeline ends with the table they agreed.
+     * short — for a protector to place that site's checkpoint (Algorithm 3); then asks every protector for its table
+     * (Algorithm 4), so the run's timeline ends with the table they agreed. A job that failed does not wait: the next
+     * run starts its protectors afresh.
      */
-    private void settleSites(JobAttempt.Job job, int attempt) {
+    private void settleSites(JobAttempt.Job job, int attempt, boolean finished) {
         SiteProtectors sites = job.sites().orElse(null);
         if (sites == null) {
             return;
         }
-        long deadline = System.nanoTime() + sites.placementWait().toNanos();
-        if (sites.awaitingPlacement()) {
+        long deadline = System.nanoTime() + (finished ? sites.placementWait().toNanos() : 0);
+        if (finished && sites.awaitingPlacement()) {
             log.info("the job ended while sites " + sites.unplaced() + " were lost: waiting for their protectors to place them"
                     + " (Algorithm 3) before stopping the protectors");
         }
@@ -346,7 +347,7 @@ public final class Launcher {
             Thread.currentThread().interrupt();
             return;
         }
-        if (sites.awaitingPlacement()) {
+        if (finished && sites.awaitingPlacement()) {
             log.warn("sites " + sites.unplaced() + " were lost but no protector placed them within " + Units.formatDuration(sites.placementWait()));
         }
         sites.askTables(attempt, job.timeline());
