@@ -106,20 +106,20 @@ class SiteRunProcessTest {
     /**
      * Node protectors under {@code ironloop run}: {@code -n 4 --fake-sites 3 --fake-hosts 4} gives {@code site-0} two
      * nodes (ranks 0 and 1 on {@code host-0} and {@code host-1}), so the launcher starts a protector process per node of
-     * it ({@code SiteProtectorMain --node}; the cluster protector runs in {@code host-0}'s) and one per other site. SIGKILL
-     * to the controller node's protector process → {@code host-1}'s declares it (a ring of two nodes) and runs the site's
-     * cluster protector from then on, which ships {@code site-0}'s next lines; no site is declared failed; the job
-     * finishes bit-identical and every protector answers table v2 at its end. Encrypted, as the failover's new cluster
-     * protector must be too.
+     * it ({@code SiteProtectorMain --node}; the cluster protector runs in {@code host-0}'s) and one per other site. The
+     * controller node lost — SIGKILL to its protector process and to rank 0 → {@code host-1}'s protector declares it (a
+     * ring of two nodes) and runs the site's cluster protector from then on, which ships {@code site-0}'s next lines; no
+     * site is declared failed; the survivors recover rank 0 online and the job finishes bit-identical; every protector
+     * answers table v2 at its end. Encrypted, as the failover's new cluster protector must be too.
      */
     @Test
-    void controllerNodeProtectorKilled_clusterProtectorFailsOverToTheNextNode_noSiteDeclared_bitIdentical() throws Exception {
+    void controllerNodeKilled_clusterProtectorFailsOverToTheNextNode_noSiteDeclared_bitIdentical() throws Exception {
         long steps = 400;
         startLauncher(List.of("-n", "4", "--fake-sites", "3", "--fake-hosts", "4"), steps, ", \"SITE_TIMEOUT\": \"1500ms\"");
         awaitShipped("site-0", "rank-00000", 0, 0);
         assertThat(JobProcesses.ranksOf(jobId).stream().filter(p -> JobProcesses.arguments(p).contains("-Dironloop.site=site-0")))
                 .as("one protector process per node of site-0").hasSize(2);
-        kill(protectorPid("site-0", "host-0"));
+        kill(protectorPid("site-0", "host-0"), rankPid(0)); // every process of node host-0
 
         int afterFailover = awaitTimeline("\"type\":\"site-failed-over\",\"fields\":\\{\"site\":\"site-0\",\"node\":\"host-1\","
                 + "\"failed\":\"host-0\",\"address\":\"127\\.0\\.0\\.1:\\d+\",\"table_version\":\"2\"");
@@ -129,7 +129,8 @@ class SiteRunProcessTest {
         assertThat(out()).contains("result sha256=" + BlockReference.run(HeatBlocks.preset("test", steps)).digest());
         assertThat(err()).contains("node host-0 of site site-0 declared failed by the protector of node host-1 (a ring of two nodes",
                 "site site-0 lost its controller node host-0: its cluster protector failed over to node host-1, now at 127.0.0.1:",
-                "site table at the end of the job: v2").doesNotContain("declared failed by the protector of site");
+                "site table at the end of the job: v2", "the 3 surviving ranks exited 0 after losing rank [0]; 1 online recovery")
+                .doesNotContain("declared failed by the protector of site");
         String timeline = timeline();
         assertThat(timeline).contains("\"type\":\"site-node-declared\"").doesNotContain("\"type\":\"site-declared\"");
         assertThat(Pattern.compile("\"type\":\"site-table-asked\",\"fields\":\\{\"site\":\"site-(1|2)\",\"table_version\":\"2\"")
