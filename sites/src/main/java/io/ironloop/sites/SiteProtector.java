@@ -458,6 +458,9 @@ public final class SiteProtector implements AutoCloseable {
                 }
                 r.submit(newest);
             }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // a line deleted by retention, or a folder not created yet, while it was listed: listed again next heartbeat
+            LOG.debug("site {}: {} changed while it was listed ({}); listed again at the next heartbeat", config.site(), what, e.toString());
         } catch (IOException | RuntimeException e) {
             LOG.warn("site {}: cannot list {}: {}", config.site(), what, e.toString());
         }
