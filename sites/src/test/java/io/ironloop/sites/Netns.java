@@ -9,9 +9,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Emulated sites on this machine: one network namespace per site, each with one veth interface on a bridge that lives in
  * a hub namespace of its own, addresses 10.213.0.N/24 inside those namespaces only (the host's network is untouched).
- * A link between two sites is cut by a blackhole route at each end; a site is partitioned by taking its interface
- * down. Everything is removed by {@link #close()} (deleting a namespace deletes its interfaces). Needs root and
- * {@code ip netns}; {@link #available()} says whether they work here.
+ * A link between two sites is cut by a blackhole route at each end, or made lossy by an iptables rule at each end that
+ * drops a random share of the packets it sends to the other ({@code -m statistic --mode random}: this kernel has no
+ * {@code sch_netem}); a site is partitioned by taking its interface down. Everything is removed by {@link #close()}
+ * (deleting a namespace deletes its interfaces and its rules). Needs root and {@code ip netns}
+ * ({@link #unavailableReason()}), and for loss the {@code iptables} program ({@link #iptablesUnavailableReason()}).
  */
 final class Netns implements AutoCloseable {
     private final String prefix;
@@ -32,6 +34,29 @@ final class Netns implements AutoCloseable {
             return null;
         } catch (IOException e) {
             return "cannot run 'ip' (" + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Whether random loss can be set here: the {@code iptables} program (Debian package {@code iptables}, which
+     * {@code .ci/run} installs) and the kernel's {@code statistic} match; why not, otherwise. Call after
+     * {@link #unavailableReason()} found namespaces working.
+     */
+    static String iptablesUnavailableReason() {
+        String probe = "ilsipt" + (ProcessHandle.current().pid() % 100_000);
+        try {
+            if (run("ip", "netns", "add", probe) != 0) {
+                return "'ip netns add' failed here";
+            }
+            try {
+                return run("ip", "netns", "exec", probe, "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random",
+                        "--probability", "0.5", "-j", "DROP") == 0 ? null
+                        : "'iptables -m statistic' failed here (no statistic match in this kernel?)";
+            } finally {
+                run("ip", "netns", "del", probe);
+            }
+        } catch (IOException e) {
+            return "cannot run 'iptables' (" + e.getMessage() + "; Debian package iptables, which .ci/run installs)";
         }
     }
 
@@ -69,6 +94,35 @@ final class Netns implements AutoCloseable {
         String verb = cut ? "add" : "del";
         must("ip", "-n", ns(a), "route", verb, "blackhole", address(nb) + "/32");
         must("ip", "-n", ns(b), "route", verb, "blackhole", address(na) + "/32");
+    }
+
+    /**
+     * Makes the link between two sites drop each packet with probability {@code p}, in each direction (a rule at each
+     * end on what it sends to the other); TCP retransmits what is dropped, so the protectors see delays and stalls.
+     */
+    void loss(String a, int na, String b, int nb, double p) throws IOException {
+        if (!(p > 0 && p < 1)) {
+            throw new IllegalArgumentException("a loss probability is in (0, 1), not " + p);
+        }
+        String probability = String.valueOf(p);
+        must("ip", "netns", "exec", ns(a), "iptables", "-A", "OUTPUT", "-d", address(nb), "-m", "statistic", "--mode", "random",
+                "--probability", probability, "-j", "DROP");
+        must("ip", "netns", "exec", ns(b), "iptables", "-A", "OUTPUT", "-d", address(na), "-m", "statistic", "--mode", "random",
+                "--probability", probability, "-j", "DROP");
+    }
+
+    /** The packets a site's loss rules dropped so far (iptables' counters), to show that loss happened. */
+    long dropped(String site) throws IOException {
+        Process p = new ProcessBuilder("ip", "netns", "exec", ns(site), "iptables", "-L", "OUTPUT", "-v", "-n", "-x").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        long total = 0;
+        for (String line : out.split("\n")) {
+            String[] f = line.trim().split("\s+");
+            if (f.length > 2 && f[2].equals("DROP")) {
+                total += Long.parseLong(f[0]);
+            }
+        }
+        return total;
     }
 
     /** Takes a site's interface down: it is cut off from every other site. */
