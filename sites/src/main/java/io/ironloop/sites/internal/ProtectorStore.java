@@ -23,9 +23,10 @@ import java.util.zip.CRC32C;
  * works across sites unchanged. Every connection is authenticated; operations that follow each other closely reuse one
  * (an idle connection is kept for a quarter of the timeout); a file travels with its CRC32C,
  * which the receiving protector checks before it publishes the file (temp, fsync, rename). Files are read back
- * whole into memory ({@link #openRead}), which bounds a line's file to the heap.
+ * whole into memory ({@link #openRead}), which bounds a line's file to the heap. In {@link Scope#HELD}, sizes of files it
+ * published and small files it published or read are answered without a round trip ({@link Known}).
  *
- * <p>Threading: thread-safe (no shared state besides immutable fields).
+ * <p>Threading: thread-safe (the idle connections and what it knows are guarded by their own locks).
  */
 public final class ProtectorStore implements Store {
     /** Which store of the protector. */
@@ -43,6 +44,8 @@ public final class ProtectorStore implements Store {
     private final boolean encrypt;
     private final Duration timeout;
     private final IdleWires idle = new IdleWires();
+    /** {@link Scope#HELD} only: what this store published there and has not deleted (see {@link Known}). */
+    private final Known known = new Known();
 
     /**
      * @param protector the protector's address
@@ -155,6 +158,10 @@ public final class ProtectorStore implements Store {
 
     @Override
     public long size(String name) throws IOException {
+        Long size = known.size(name);
+        if (size != null) {
+            return size;
+        }
         return call("SIZE", w -> {
             w.out.writeUTF(name);
             w.out.flush();
@@ -167,6 +174,10 @@ public final class ProtectorStore implements Store {
 
     @Override
     public SeekableByteChannel openRead(String name) throws IOException {
+        byte[] small = known.bytes(name);
+        if (small != null) {
+            return new ByteArrayChannel(small);
+        }
         return call("READ", w -> {
             w.out.writeUTF(name);
             w.out.flush();
@@ -186,6 +197,7 @@ public final class ProtectorStore implements Store {
                 throw new IOException(name + " from " + location() + " arrived damaged (CRC32C " + Integer.toHexString((int) c.getValue())
                         + ", sent " + Integer.toHexString(crc) + ")");
             }
+            known.read(name, bytes);
             return new ByteArrayChannel(bytes);
         });
     }
@@ -220,6 +232,7 @@ public final class ProtectorStore implements Store {
             w.out.writeLong(length);
             CRC32C crc = new CRC32C();
             ByteBuffer b = ByteBuffer.allocate(ProtectorWire.CHUNK);
+            ByteArrayOutputStream small = length <= Known.SMALL ? new ByteArrayOutputStream((int) length) : null;
             source.position(0);
             long sent = 0;
             while (sent < length) {
@@ -230,6 +243,9 @@ public final class ProtectorStore implements Store {
                 }
                 crc.update(b.array(), 0, n);
                 w.out.write(b.array(), 0, n);
+                if (small != null) {
+                    small.write(b.array(), 0, n);
+                }
                 sent += n;
             }
             w.out.writeInt((int) crc.getValue());
@@ -242,12 +258,14 @@ public final class ProtectorStore implements Store {
                 }
                 throw new IOException("copying " + name + " to " + location() + " failed: " + why);
             }
+            known.published(name, length, small == null ? null : small.toByteArray());
             return null;
         });
     }
 
     @Override
     public void delete(String name) throws IOException {
+        known.forget(name);
         call("DELETE", w -> {
             w.out.writeUTF(name);
             w.expectOk("deleting " + name);
@@ -274,6 +292,55 @@ public final class ProtectorStore implements Store {
     @Override
     public void close() {
         idle.closeAll();
+    }
+
+    /**
+     * What this store knows of its files without asking, so that a line's copy does not spend a round trip over the
+     * inter-site link on what it already knows: the size of a file it published (the protector acknowledged exactly
+     * that many bytes, CRC32C-checked) and the bytes of small files it published or read (commit records, which
+     * retention reads back for every held line). Only for {@link Scope#HELD}: the calling protector is the only writer
+     * of the copies it keeps there, and a published file is never overwritten, only deleted — through this store, which
+     * then forgets it. Thread-safe; bounded (it starts over past {@link #LIMIT} names).
+     */
+    private final class Known {
+        /** Files up to this size are kept whole. */
+        static final int SMALL = 64 << 10;
+        private static final int LIMIT = 1024;
+        private final java.util.Map<String, Long> sizes = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<String, byte[]> bytes = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Long size(String name) {
+            return scope == Scope.HELD ? sizes.get(name) : null;
+        }
+
+        byte[] bytes(String name) {
+            return scope == Scope.HELD ? bytes.get(name) : null;
+        }
+
+        void published(String name, long length, byte[] content) {
+            if (scope != Scope.HELD) {
+                return;
+            }
+            if (sizes.size() >= LIMIT) {
+                sizes.clear();
+                bytes.clear();
+            }
+            sizes.put(name, length);
+            if (content != null) {
+                bytes.put(name, content);
+            }
+        }
+
+        void read(String name, byte[] content) {
+            if (scope == Scope.HELD && content.length <= SMALL) {
+                published(name, content.length, content);
+            }
+        }
+
+        void forget(String name) {
+            sizes.remove(name);
+            bytes.remove(name);
+        }
     }
 
     /** Connections kept between operations, newest first, each with when it became idle. Thread-safe. */

@@ -11,7 +11,8 @@ import java.util.zip.CRC32C;
 /**
  * The protector's side of {@link ProtectorStore}: carries out one store operation on a local {@link Store} and
  * answers it. A file put here is written under a temporary name and published (fsync, atomic rename) only when
- * its length and CRC32C match what the sender stated; a damaged transfer publishes nothing.
+ * its length and CRC32C match what the sender stated; a damaged transfer publishes nothing. While a file arrives, what
+ * is written of it goes to the disk in the background ({@link WriteBehind}), so the publishing fsync is short.
  */
 public final class StoreService {
     private StoreService() {
@@ -113,6 +114,7 @@ public final class StoreService {
             out = null; // published already: the bytes are read and compared, not written
         }
         boolean published = false;
+        WriteBehind behind = out == null ? null : WriteBehind.of(out.channel());
         try {
             long received = 0;
             while (received < length) {
@@ -125,6 +127,9 @@ public final class StoreService {
                 while (out != null && b.hasRemaining()) {
                     out.channel().write(b);
                 }
+                if (behind != null) {
+                    behind.written(n);
+                }
                 received += n;
             }
             int stated = w.in.readInt();
@@ -136,6 +141,7 @@ public final class StoreService {
             }
             if (out != null) {
                 try {
+                    behind.finish();
                     out.publish();
                     published = true;
                 } catch (FileAlreadyExistsException e) {
