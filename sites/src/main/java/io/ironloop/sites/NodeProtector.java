@@ -131,8 +131,12 @@ public final class NodeProtector implements AutoCloseable {
     private void adopt(Topology next, boolean first) {
         String why = null;
         synchronized (this) {
-            if (!first && next.version() <= table.version()) {
-                return;
+            if (!first) {
+                Topology merged = table.merge(next); // the newer, or both of two changes made at the same time
+                if (merged.equals(table)) {
+                    return;
+                }
+                next = merged;
             }
             table = next;
             if (!next.has(config.site()) || next.site(config.site()).spare()) {
@@ -194,12 +198,12 @@ public final class NodeProtector implements AutoCloseable {
         }
         Topology mine = table;
         try {
-            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(addressOf(mine, to), config.secret(), config.encrypt(), node, mine.version(),
+            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(addressOf(mine, to), config.secret(), config.encrypt(), node, mine,
                     config.timeout().dividedBy(2));
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
             }
-            if (answer.version() > mine.version()) {
+            if (!answer.newerTable().isEmpty()) {
                 adopt(Topology.parse(answer.newerTable()), false);
             } else if (answer.version() < mine.version()) {
                 ProtectorCalls.announce(addressOf(mine, to), config.secret(), config.encrypt(), node, mine, config.timeout());

@@ -31,7 +31,8 @@ final class ProtectorCalls {
      * A heartbeat's answer.
      *
      * @param version the table version the receiver holds
-     * @param newerTable its table's text when newer than the sender's, else empty
+     * @param newerTable its table's text when newer than the sender's, or of the same version and different (two
+     *     changes made at the same time: the sender merges them, {@link Topology#merge}), else empty
      */
     record HeartbeatAnswer(long version, String newerTable) {
     }
@@ -41,24 +42,30 @@ final class ProtectorCalls {
         void serve(ProtectorWire w, String op, String from, String scope) throws IOException;
     }
 
-    /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds. */
-    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, long version, Duration patience) throws IOException {
+    /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds (version and digest). */
+    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology mine, Duration patience) throws IOException {
         try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, patience)) {
             w.out.writeUTF("HEARTBEAT");
             w.out.writeUTF(from);
             w.out.writeUTF("-");
-            w.out.writeLong(version);
+            w.out.writeLong(mine.version());
+            w.out.writeLong(mine.digest());
             w.expectOk("heartbeat");
             return new HeartbeatAnswer(w.in.readLong(), w.in.readUTF());
         }
     }
 
-    /** The receiver's side of {@link #heartbeat}: answers {@code mine}'s version, and its text if newer than the sender's. */
+    /**
+     * The receiver's side of {@link #heartbeat}: answers {@code mine}'s version, and its text if newer than the sender's
+     * or of the same version and another digest.
+     */
     static void answerHeartbeat(ProtectorWire w, Topology mine) throws IOException {
         long theirs = w.in.readLong();
+        long theirDigest = w.in.readLong();
         w.out.writeBoolean(true);
         w.out.writeLong(mine.version());
-        w.out.writeUTF(mine.version() > theirs ? mine.encode() : "");
+        boolean differs = mine.version() > theirs || mine.version() == theirs && mine.digest() != theirDigest;
+        w.out.writeUTF(differs ? mine.encode() : "");
     }
 
     /** {@code PING}: whether a protector at {@code to} answers within {@code timeout}. */
@@ -92,7 +99,7 @@ final class ProtectorCalls {
         }
     }
 
-    /** {@code TABLE}: gives {@code t} to the protector at {@code to}, which adopts it if newer than its own. */
+    /** {@code TABLE}: gives {@code t} to the protector at {@code to}, which merges it with its own ({@link Topology#merge}). */
     static void announce(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology t, Duration timeout) throws IOException {
         try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {
             w.out.writeUTF("TABLE");

@@ -242,15 +242,25 @@ public final class SiteProtector implements AutoCloseable {
 
     // ---- the table and what follows from it
 
-    private synchronized void adopt(Topology next) {
-        if (detector != null && next.version() <= detector.topology().version()) {
-            return; // not newer than the table this protector works on
+    /**
+     * Adopts the merge of {@code heard} and the table this protector works on ({@link Topology#merge}: the newer one, or
+     * both changes of two made at the same time).
+     *
+     * @return the table adopted, or null when it is the one held already
+     */
+    private synchronized Topology adopt(Topology heard) {
+        Topology next = heard;
+        if (detector != null) {
+            next = detector.topology().merge(heard);
+            if (next.equals(detector.topology())) {
+                return null; // nothing newer than the table this protector works on
+            }
         }
         table = next;
         boolean active = next.ring().stream().anyMatch(s -> s.name().equals(config.site()));
         if (!active) {
             detector = null;
-            return;
+            return next;
         }
         String mine = config.table().site(config.site()).protector();
         String now = next.site(config.site()).protector();
@@ -260,7 +270,7 @@ public final class SiteProtector implements AutoCloseable {
             LOG.warn("{}", reason);
             events.accept(new SiteEvent.Stopped(config.site(), reason));
             closeQuietly();
-            return;
+            return next;
         }
         long nowNanos = System.nanoTime();
         if (detector == null) {
@@ -293,6 +303,7 @@ public final class SiteProtector implements AutoCloseable {
             submitted.clear();
         }
         mirrorOn(next);
+        return next;
     }
 
     /**
@@ -363,12 +374,12 @@ public final class SiteProtector implements AutoCloseable {
         Duration patience = config.heartbeat().compareTo(config.timeout().dividedBy(2)) > 0 ? config.heartbeat() : config.timeout().dividedBy(2);
         try {
             ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(address(mine.site(to).protector()), config.secret(), config.encrypt(),
-                    config.site(), mine.version(), patience);
+                    config.site(), mine, patience);
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
             }
-            if (answer.version() > mine.version()) {
-                adoptAnnounced(Topology.parse(answer.newerTable())); // error masking on demand
+            if (!answer.newerTable().isEmpty()) {
+                adoptAnnounced(Topology.parse(answer.newerTable())); // error masking on demand (or two concurrent changes merged)
             } else if (answer.version() < mine.version()) {
                 announce(mine, to);
             }
@@ -497,7 +508,7 @@ public final class SiteProtector implements AutoCloseable {
                 }
             }
             adoptAnnounced(move.after());
-            announceEverywhere(move.after());
+            announceEverywhere(table); // move.after(), or its merge with a change made meanwhile elsewhere
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             LOG.info("site {}: recovered site {} on {} ({}): {} line(s) of {} placed, newest iteration {}; table v{}:\n{}", config.site(),
                     failed, move.target(), move.kind(), placed.lines(), placed.series(), placed.newestIteration(), move.after().version(),
@@ -519,8 +530,11 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
-    private void adoptAnnounced(Topology next) {
-        adopt(next);
+    private void adoptAnnounced(Topology heard) {
+        Topology next = adopt(heard);
+        if (next == null) {
+            return;
+        }
         events.accept(new SiteEvent.TableChanged(config.site(), next));
         // this site's node protectors keep the newest table too: a controller failover starts from it
         Map<String, String> nodes = next.has(config.site()) ? next.nodeProtectors(config.site()) : Map.of();
@@ -598,10 +612,7 @@ public final class SiteProtector implements AutoCloseable {
                 w.out.writeBoolean(reached);
             }
             case "TABLE" -> {
-                Topology next = Topology.parse(w.in.readUTF());
-                if (next.version() > table.version()) {
-                    adoptAnnounced(next);
-                }
+                adoptAnnounced(Topology.parse(w.in.readUTF())); // merged with this protector's (Topology.merge)
                 w.out.writeBoolean(true);
             }
             case "GET_TABLE" -> {

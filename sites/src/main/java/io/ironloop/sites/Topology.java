@@ -114,14 +114,16 @@ public final class Topology {
     private final List<Site> sites;
     private final long version;
     private final Map<String, String> nodeProtectors; // node -> host:port of its node protector, in insertion order
+    private final TableChange change; // what made this table from version - 1
 
     private Topology(List<Site> sites, long version) {
-        this(sites, version, Map.of());
+        this(sites, version, Map.of(), TableChange.NONE);
     }
 
-    private Topology(List<Site> sites, long version, Map<String, String> nodeProtectors) {
+    private Topology(List<Site> sites, long version, Map<String, String> nodeProtectors, TableChange change) {
         this.sites = List.copyOf(sites);
         this.version = version;
+        this.change = Objects.requireNonNull(change, "change");
         this.nodeProtectors = Collections.unmodifiableMap(new LinkedHashMap<>(nodeProtectors));
         Map<String, Site> seen = new LinkedHashMap<>();
         TreeSet<Integer> ranks = new TreeSet<>();
@@ -284,7 +286,7 @@ public final class Topology {
         for (Site s : sites) {
             rows.add(addresses.containsKey(s.name()) ? s.withProtector(addresses.get(s.name())) : s);
         }
-        return new Topology(rows, version, nodeProtectors);
+        return new Topology(rows, version, nodeProtectors, change);
     }
 
     /**
@@ -294,7 +296,7 @@ public final class Topology {
     public Topology withNodeProtectors(Map<String, String> addresses) {
         Map<String, String> all = new LinkedHashMap<>(nodeProtectors);
         all.putAll(addresses);
-        return new Topology(sites, version, all);
+        return new Topology(sites, version, all, change);
     }
 
     /**
@@ -328,7 +330,7 @@ public final class Topology {
             throw new IllegalArgumentException("node " + node + " is the controller of site " + site + ": fail its cluster protector over"
                     + " to another node with failover(site, newController, newProtector)");
         }
-        return withoutNode(row, node, row.controller(), row.protector());
+        return withoutNode(row, node, row.controller(), row.protector(), TableChange.of("nodeLost", site, node));
     }
 
     /**
@@ -348,10 +350,11 @@ public final class Topology {
             throw new IllegalArgumentException("node " + newController + " is not another node of site " + site + " " + row.nodes()
                     + " (controller " + row.controller() + ")");
         }
-        return withoutNode(row, row.controller(), newController, Objects.requireNonNull(newProtector, "newProtector"));
+        return withoutNode(row, row.controller(), newController, Objects.requireNonNull(newProtector, "newProtector"),
+                TableChange.of("failover", site, row.controller(), newController, newProtector));
     }
 
-    private Topology withoutNode(Site row, String node, String controller, String protector) {
+    private Topology withoutNode(Site row, String node, String controller, String protector, TableChange made) {
         if (!row.nodes().contains(node)) {
             throw new IllegalArgumentException("node " + node + " is not a node of site " + row.name() + " " + row.nodes());
         }
@@ -361,7 +364,7 @@ public final class Topology {
         rows.set(rows.indexOf(row), new Site(row.name(), nodes, controller, protector, row.ranks(), row.spare()));
         Map<String, String> addresses = new LinkedHashMap<>(nodeProtectors);
         addresses.remove(node);
-        return new Topology(rows, version + 1, addresses);
+        return new Topology(rows, version + 1, addresses, made);
     }
 
     /**
@@ -377,7 +380,7 @@ public final class Topology {
         }
         List<Site> rows = new ArrayList<>(sites);
         rows.remove(spare);
-        return new Topology(rows, version + 1, nodeProtectors);
+        return new Topology(rows, version + 1, nodeProtectors, TableChange.of("withoutSpare", name));
     }
 
     /**
@@ -403,7 +406,8 @@ public final class Topology {
             Site spare = spares.get(0);
             rows.remove(spare);
             rows.set(rows.indexOf(lost), new Site(spare.name(), spare.nodes(), spare.controller(), spare.protector(), lost.ranks(), false));
-            return new Move(failed, spare.name(), Kind.SPARE_SITE, lost.ranks(), new Topology(rows, version + 1, nodeProtectors));
+            return new Move(failed, spare.name(), Kind.SPARE_SITE, lost.ranks(), new Topology(rows, version + 1, nodeProtectors,
+                    TableChange.of("replace", failed, spare.name())));
         }
         Site protector = protectorOf(failed);
         List<Integer> merged = new ArrayList<>(protector.ranks());
@@ -411,8 +415,55 @@ public final class Topology {
         rows.set(rows.indexOf(protector), new Site(protector.name(), protector.nodes(), protector.controller(), protector.protector(),
                 merged, false));
         rows.remove(lost);
-        Topology after = new Topology(rows, version + 1, nodeProtectors);
+        Topology after = new Topology(rows, version + 1, nodeProtectors, TableChange.of("replace", failed, protector.name()));
         return new Move(failed, protector.name(), after.ring().size() == 1 ? Kind.EXPOSED : Kind.PROTECTOR_SITE, lost.ranks(), after);
+    }
+
+    /**
+     * The one table every protector adopts of this one and {@code other}, whatever order it heard them in: the newer
+     * one; of two different tables of the same version — two changes made at the same time from the same table, such
+     * as a controller failover of one site and the recovery of another — a table of version + 1 that has both: the
+     * change that orders second ({@link TableChange}: by kind, then arguments) made again on the table of the first.
+     * Where the second cannot be made again there (both changes took the same node, site or spare), the first alone:
+     * the protector whose change it was sees it undone — a lost site still in the ring is suspected and declared again,
+     * a cluster protector no longer named in the table steps down.
+     *
+     * <p>Commutative: {@code a.merge(b)} equals {@code b.merge(a)}.
+     *
+     * @param other another table of the same job
+     * @return this, {@code other}, or their merge
+     */
+    public Topology merge(Topology other) {
+        if (other.version != version) {
+            return other.version > version ? other : this;
+        }
+        if (other.equals(this)) {
+            return this;
+        }
+        int order = change.compareTo(other.change);
+        if (order == 0) {
+            order = encode().compareTo(other.encode()); // the same change made differently: the text decides
+        }
+        Topology first = order < 0 ? this : other;
+        Topology second = order < 0 ? other : this;
+        if (second.change == TableChange.NONE) {
+            return first;
+        }
+        try {
+            return second.change.applyTo(first);
+        } catch (IllegalArgumentException | IllegalStateException | NoSuchElementException conflict) {
+            return first;
+        }
+    }
+
+    /**
+     * A digest of the table's text: what a heartbeat carries besides the version, so that two protectors holding
+     * different tables of the same version find out and merge them.
+     */
+    public long digest() {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(encode().getBytes(StandardCharsets.UTF_8));
+        return crc.getValue();
     }
 
     /**
@@ -421,6 +472,9 @@ public final class Topology {
      */
     public String encode() {
         StringBuilder b = new StringBuilder("version " + version + "\n");
+        if (change != TableChange.NONE) {
+            b.append(change.encode()).append('\n');
+        }
         for (Site s : sites) {
             b.append(s.name()).append('\t').append(s.spare() ? "spare" : "active").append('\t').append(s.controller()).append('\t')
                     .append(String.join(",", s.nodes())).append('\t').append(s.protector().isEmpty() ? "-" : s.protector()).append('\t')
@@ -442,7 +496,12 @@ public final class Topology {
         }
         List<Site> rows = new ArrayList<>();
         Map<String, String> nodes = new LinkedHashMap<>();
+        TableChange change = TableChange.NONE;
         for (int i = 1; i < lines.length; i++) {
+            if (lines[i].startsWith(TableChange.LINE)) {
+                change = TableChange.parse(lines[i]);
+                continue;
+            }
             String[] f = lines[i].split("\t");
             if (lines[i].startsWith(NODE_LINE) && f.length == 3) { // a node protector's address
                 nodes.put(f[1], f[2]);
@@ -454,7 +513,7 @@ public final class Topology {
             List<Integer> ranks = f[5].equals("-") ? List.of() : java.util.Arrays.stream(f[5].split(",")).map(Integer::valueOf).toList();
             rows.add(new Site(f[0], List.of(f[3].split(",")), f[2], f[4].equals("-") ? "" : f[4], ranks, f[1].equals("spare")));
         }
-        return new Topology(rows, Long.parseLong(lines[0].substring("version ".length()).trim()), nodes);
+        return new Topology(rows, Long.parseLong(lines[0].substring("version ".length()).trim()), nodes, change);
     }
 
     /** The table laid out as the paper's Table 1: number, site, nodes, controller node, cluster protector. */
@@ -475,12 +534,13 @@ public final class Topology {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Topology t && t.version == version && t.sites.equals(sites) && t.nodeProtectors.equals(nodeProtectors);
+        return o instanceof Topology t && t.version == version && t.sites.equals(sites) && t.nodeProtectors.equals(nodeProtectors)
+                && t.change.equals(change);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sites, version, nodeProtectors);
+        return Objects.hash(sites, version, nodeProtectors, change);
     }
 
     @Override

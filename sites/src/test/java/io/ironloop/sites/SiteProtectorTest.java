@@ -185,4 +185,33 @@ class SiteProtectorTest {
         assertThatThrownBy(() -> SiteProtector.fetchTable(x, other, TIMEOUT)).isInstanceOf(IOException.class)
                 .hasMessageContaining("secret");
     }
+
+    /**
+     * A failover of X and a recovery of Y, both table v2 of the same v1, announced to Z's protector in either order: it
+     * ends on the same table, v3 with both changes (before, it kept the first it heard and dropped the other).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"failover first", "recovery first"})
+    void concurrentTableChanges_announcedInEitherOrder_theProtectorHoldsTheirMerge(String order) throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        java.net.ServerSocket zs = SiteProtector.listen(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+        Topology v1 = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "x2", "X"), new RankPlace(2, "y1", "Y"),
+                new RankPlace(3, "z1", "Z")), List.of(Site.spare("S", List.of("s1"), ""))).withProtectors(java.util.Map.of("X",
+                "127.0.0.1:1", "Y", "127.0.0.1:1", "Z", "127.0.0.1:" + zs.getLocalPort(), "S", "127.0.0.1:1"));
+        Topology failover = v1.failover("X", "x2", "127.0.0.1:2");
+        Topology recovery = v1.replace("Y").after();
+        List<Topology> announced = order.equals("failover first") ? List.of(failover, recovery) : List.of(recovery, failover);
+        // Z alone, its heartbeats a minute apart: nothing but the announcements changes its table
+        try (SiteProtector z = SiteProtector.start(new SiteProtector.Config("Z", v1, dir.resolve("site-Z"), dir.resolve("held-Z"), secret,
+                Duration.ofSeconds(60), Duration.ofSeconds(600)), zs, events::add)) {
+            for (Topology t : announced) {
+                ProtectorCalls.announce(z.address(), secret, false, "test", t, Duration.ofSeconds(10));
+            }
+            Topology held = SiteProtector.fetchTable(z.address(), secret, Duration.ofSeconds(10));
+            assertThat(held.version()).isEqualTo(3);
+            assertThat(held).isEqualTo(failover.merge(recovery));
+            assertThat(held.site("X").protector()).isEqualTo("127.0.0.1:2");
+            assertThat(held.site("S").ranks()).containsExactly(2);
+        }
+    }
 }

@@ -153,4 +153,55 @@ class TopologyTest {
             }
         }
     }
+
+    /**
+     * A controller failover of X and the recovery of Y made at the same time from table v1 are both v2; merged in
+     * either order they give one table v3 with both: X's protector on B, Y's ranks on the spare.
+     */
+    @Test
+    void merge_failoverAndRecoveryFromTheSameTable_bothOrdersGiveOneTableWithBoth() {
+        Topology v1 = table1();
+        Topology failover = v1.failover("X", "B", "10.0.0.2:7700");
+        Topology recovery = v1.replace("Y").after();
+        assertThat(failover.version()).isEqualTo(recovery.version()).isEqualTo(2);
+
+        Topology merged = failover.merge(recovery);
+        assertThat(recovery.merge(failover)).isEqualTo(merged);
+        assertThat(merged.version()).isEqualTo(3);
+        assertThat(merged.site("X").controller()).isEqualTo("B");
+        assertThat(merged.site("X").protector()).isEqualTo("10.0.0.2:7700");
+        assertThat(merged.ring()).extracting(Site::name).containsExactly("X", "spare", "Z");
+        assertThat(merged.site("spare").ranks()).containsExactly(3, 4, 5);
+        assertThat(Topology.parse(merged.encode())).isEqualTo(merged); // the change travels with the table
+        assertThat(merged.digest()).isNotEqualTo(failover.digest());
+        // what was merged already is not merged again, and an older table changes nothing
+        assertThat(merged.merge(recovery)).isSameAs(merged);
+        assertThat(failover.merge(failover)).isSameAs(failover);
+    }
+
+    /**
+     * Two recoveries that both put their site's checkpoint on the one spare: merged, the spare runs the ranks of both
+     * (it holds both checkpoints), in either order.
+     */
+    @Test
+    void merge_twoRecoveriesOntoTheSameSpare_theSpareRunsBoth() {
+        Topology v1 = table1();
+        Topology lostY = v1.replace("Y").after();
+        Topology lostZ = v1.replace("Z").after();
+        Topology merged = lostY.merge(lostZ);
+        assertThat(lostZ.merge(lostY)).isEqualTo(merged);
+        assertThat(merged.ring()).extracting(Site::name).containsExactly("X", "spare");
+        assertThat(merged.site("spare").ranks()).containsExactly(3, 4, 5, 6, 7, 8);
+    }
+
+    /** Two nodes that both took over X's lost controller cannot both stand: the same one wins in either order, alone. */
+    @Test
+    void merge_twoFailoversOfOneController_theSameOneWinsInEitherOrder() {
+        Topology v1 = table1();
+        Topology toB = v1.failover("X", "B", "10.0.0.2:7700");
+        Topology toC = v1.failover("X", "C", "10.0.0.3:7700");
+        Topology merged = toB.merge(toC);
+        assertThat(toC.merge(toB)).isEqualTo(merged).isEqualTo(toB); // "failover X A B" orders before "failover X A C"
+        assertThat(merged.site("X").nodes()).containsExactly("B", "C");
+    }
 }
