@@ -259,6 +259,13 @@ public final class SiteProtector implements AutoCloseable {
         table = next;
         boolean active = next.ring().stream().anyMatch(s -> s.name().equals(config.site()));
         if (!active) {
+            if (detector != null) { // this site ran ranks and no longer does: it was declared failed and replaced meanwhile
+                String reason = "site " + config.site() + " left the ring in table v" + next.version() + ": declared failed and replaced"
+                        + " while this protector was silent (stopped or cut off); it steps down";
+                LOG.warn("{}", reason);
+                events.accept(new SiteEvent.Stopped(config.site(), reason));
+                closeQuietly();
+            }
             detector = null;
             return next;
         }

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Sites lost by {@code kill -9} of their protector JVMs ({@link SiteProtectorMain}) while bytes are moving: during the
  * replication of a site checkpoint to the neighbour, and during the placement of a lost site's checkpoint on the spare.
  * The moment inside the copy comes from a seed ({@code -Dironloop.test.seed=N} repeats a run; the seed is printed).
- * Either way what a site's ranks resume from is a whole committed line, bit for bit the state of its iteration.
+ * Either way what a site's ranks resume from is a whole committed line, bit for bit the state of its iteration. A
+ * protector stopped ({@code SIGSTOP}) is declared like a dead one and, resumed, steps down.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SiteKillProcessTest {
@@ -128,6 +129,32 @@ class SiteKillProcessTest {
         output().waitFor("Z", "event TableChanged site=Z table_version=" + recovered.get("table_version") + " ranks=0@X,1@X,2@Z", 30_000);
     }
 
+    /**
+     * Y's protector hung, not dead ({@code SIGSTOP}): X declares it (Z cannot reach it either) and places its lines on
+     * the spare as for a dead one. Resumed ({@code SIGCONT}), Y's protector learns the table without its site from its
+     * first heartbeat and steps down (exit 3) — it declares nobody, and what the spare holds still restores bit for bit.
+     */
+    @Test
+    void protectorStoppedThenResumed_declaredLikeADeadOne_resumedItStepsDownAndCorruptsNothing() throws Exception {
+        startProtectors();
+        writeLines(dir.resolve("site-Y"), 1, 2, new AtomicBoolean(true));
+        output().waitFor("Y", "event Shipped site=Y series=" + SERIES + " iteration=2", 60_000);
+
+        signal("Y", "STOP");
+        output().waitFor("X", "event Declared site=X target=Y verified_by=Z", 30_000);
+        Map<String, String> recovered = event("X", "Recovered", 30_000);
+        assertThat(recovered).containsEntry("target", "S").containsEntry("newest_iteration", "2");
+
+        signal("Y", "CONT");
+        output().waitFor("Y", "event Stopped site=Y", 30_000);
+        assertThat(protectors.get("Y").waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(protectors.get("Y").exitValue()).isEqualTo(3);
+        assertThat(output().out("Y")).doesNotContain("Declared").doesNotContain("Recovered");
+        assertThat(output().err("Y")).contains("declared failed and replaced while this protector was silent");
+        assertRestoresBitForBit(dir.resolve("site-S"), 2);
+        assertThat(output().out("Z")).doesNotContain("Declared");
+    }
+
     // ---- the sites
 
     private void startProtectors() throws Exception {
@@ -153,6 +180,13 @@ class SiteKillProcessTest {
         for (String s : names) {
             output().waitFor(s, "listening", 60_000);
         }
+    }
+
+    /** Sends {@code SIG<name>} to a site's protector ({@code kill -STOP}, {@code kill -CONT}). */
+    private void signal(String site, String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(protectors.get(site).pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s", name).isZero();
     }
 
     private void kill(String site) throws InterruptedException {
