@@ -204,4 +204,16 @@ class TopologyTest {
         assertThat(toC.merge(toB)).isEqualTo(merged).isEqualTo(toB); // "failover X A B" orders before "failover X A C"
         assertThat(merged.site("X").nodes()).containsExactly("B", "C");
     }
+
+    /**
+     * A site of two nodes whose internal link is cut: the controller A declares B lost while B takes A's place. Merged
+     * in either order, B's failover stands (the controller's nodeLost of B cannot be made on it): B runs the protector.
+     */
+    @Test
+    void merge_twoNodesDeclaringEachOther_theFailoverStandsInEitherOrder() {
+        Topology v1 = Topology.of(List.of(new RankPlace(0, "A", "X"), new RankPlace(1, "B", "X"), new RankPlace(2, "C", "Y")), List.of());
+        Topology withoutB = v1.nodeLost("X", "B");
+        Topology toB = v1.failover("X", "B", "10.0.0.2:7700");
+        assertThat(withoutB.merge(toB)).isEqualTo(toB.merge(withoutB)).isEqualTo(toB);
+    }
 }
