@@ -106,7 +106,19 @@ public final class EmulatedLink implements AutoCloseable {
      * @throws IOException if no port can be bound
      */
     public static EmulatedLink start(InetSocketAddress target, Shape shape) throws IOException {
-        ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), target, shape);
+    }
+
+    /**
+     * Starts a link to {@code target} listening on {@code listen} (port 0: chosen by the kernel) — for a link inside a
+     * network namespace, in front of a protector there, reached on the namespace's own address.
+     *
+     * @throws IOException if {@code listen} cannot be bound
+     */
+    public static EmulatedLink start(InetSocketAddress listen, InetSocketAddress target, Shape shape) throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(Objects.requireNonNull(listen, "listen"), 50);
         EmulatedLink link = new EmulatedLink(Objects.requireNonNull(target, "target"), Objects.requireNonNull(shape, "shape"), s);
         link.threads.execute(link::acceptLoop);
         return link;

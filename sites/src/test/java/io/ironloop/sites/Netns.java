@@ -11,9 +11,11 @@ import java.util.concurrent.TimeUnit;
  * a hub namespace of its own, addresses 10.213.0.N/24 inside those namespaces only (the host's network is untouched).
  * A link between two sites is cut by a blackhole route at each end, or made lossy by an iptables rule at each end that
  * drops a random share of the packets it sends to the other ({@code -m statistic --mode random}: this kernel has no
- * {@code sch_netem}); a site is partitioned by taking its interface down. Everything is removed by {@link #close()}
- * (deleting a namespace deletes its interfaces and its rules). Needs root and {@code ip netns}
- * ({@link #unavailableReason()}), and for loss the {@code iptables} program ({@link #iptablesUnavailableReason()}).
+ * {@code sch_netem}); a site can delay what reaches it from the others ({@link #delay}: a NAT rule sends it through a
+ * user-space {@link EmulatedLink} in its namespace); a site is partitioned by taking its interface down. Everything
+ * is removed by {@link #close()} (deleting a namespace deletes its interfaces and its rules). Needs root and
+ * {@code ip netns} ({@link #unavailableReason()}), and for loss and delay the {@code iptables} program
+ * ({@link #iptablesUnavailableReason()}).
  */
 final class Netns implements AutoCloseable {
     private final String prefix;
@@ -109,6 +111,25 @@ final class Netns implements AutoCloseable {
                 "--probability", probability, "-j", "DROP");
         must("ip", "netns", "exec", ns(b), "iptables", "-A", "OUTPUT", "-d", address(na), "-m", "statistic", "--mode", "random",
                 "--probability", probability, "-j", "DROP");
+    }
+
+    /**
+     * Delays every connection made to {@code port} of a site from another site: a NAT rule in the site's namespace
+     * redirects them to {@code relayPort}, where the caller runs an {@link EmulatedLink} ({@link EmulatedLinkMain}) in
+     * front of {@code address(n):port}; so each inter-site connection to the site crosses the relay, both directions
+     * delayed by its delay, while the table keeps the site's own address (connections made inside the namespace are
+     * not redirected).
+     *
+     * @return the command that runs the relay in the site's namespace (give it to a {@link ProcessBuilder})
+     */
+    List<String> delay(String site, int n, int port, int relayPort, long delayMillis) throws IOException {
+        must("ip", "netns", "exec", ns(site), "iptables", "-t", "nat", "-A", "PREROUTING", "-p", "tcp", "--dport", String.valueOf(port),
+                "-j", "REDIRECT", "--to-ports", String.valueOf(relayPort));
+        List<String> cmd = new ArrayList<>(exec(site));
+        cmd.addAll(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), EmulatedLinkMain.class.getName(), address(n),
+                String.valueOf(relayPort), address(n), String.valueOf(port), String.valueOf(delayMillis)));
+        return cmd;
     }
 
     /** The packets a site's loss rules dropped so far (iptables' counters), to show that loss happened. */

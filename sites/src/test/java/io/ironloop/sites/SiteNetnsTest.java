@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Three protector JVMs, each in the network namespace of its site, on a bridge: cutting one inter-site link declares
  * nothing (the third site still reaches the silent one); cutting a site off from all others makes its protector stop
  * itself and its protector declare it, confirmed by the third; with random loss on every link (iptables' statistic
- * match), lines still replicate intact, nothing is declared, and a site killed is declared, confirmed by the third.
+ * match) and a delay on every connection (a relay in each namespace), lines still replicate intact, nothing is
+ * declared, and a site killed is declared, confirmed by the third.
  * Skipped where namespaces cannot be created (and the loss test where {@code iptables} is missing).
  */
 class SiteNetnsTest {
@@ -33,6 +34,8 @@ class SiteNetnsTest {
     private static final long HEARTBEAT_MS = 100;
     private static final long TIMEOUT_MS = 1500; // shorter ones risk a false declaration at load 30+
     private static final double LOSS = 0.03;
+    private static final long DELAY_MS = 10; // each way, on every connection to a site
+    private static final int PORT = 7700;
     private static final String SERIES = "rank-00001"; // site Y's rank
     private static final int LINES = 4;
     private static final int LINE_DOUBLES = 1 << 19; // 4 MiB a line
@@ -80,13 +83,14 @@ class SiteNetnsTest {
     }
 
     /**
-     * A few per cent of the packets on every inter-site link dropped at random (iptables in the namespaces), over
-     * several timeouts while site Y's rank commits lines: every line reaches X intact (verified, and byte for byte
-     * Y's), and no site is declared failed nor stops itself. Then Y lost for real (its protector killed) under the same
-     * loss: X declares it, verified by Z.
+     * A few per cent of the packets on every inter-site link dropped at random (iptables in the namespaces), and every
+     * connection to a site delayed each way (a relay in its namespace), over several timeouts while site Y's rank
+     * commits lines: every line reaches X intact (verified, and byte for byte Y's), and no site is declared failed nor
+     * stops itself. Then Y lost for real (its protector killed) under the same loss and delay: X declares it, verified
+     * by Z.
      */
     @Test
-    void randomLossOnEveryLink_linesReplicateIntactAndNothingDeclared_thenSiteKilled_itIsDeclaredVerifiedByTheThird() throws Exception {
+    void lossAndDelayOnEveryLink_linesReplicateIntactAndNothingDeclared_thenSiteKilled_itIsDeclaredVerifiedByTheThird() throws Exception {
         String why = Netns.unavailableReason();
         assumeTrue(why == null, "skipped: " + why);
         String noIptables = Netns.iptablesUnavailableReason();
@@ -94,6 +98,7 @@ class SiteNetnsTest {
         JobSecret secret = JobSecret.create(dir, "job");
         Path tableFile = tableFile();
         Map<String, Process> protectors = new LinkedHashMap<>();
+        Map<String, Process> relays = new LinkedHashMap<>();
         try (Netns net = new Netns()) {
             net.hub();
             for (int i = 0; i < SITES.size(); i++) {
@@ -102,8 +107,14 @@ class SiteNetnsTest {
             for (int i = 0; i < SITES.size(); i++) {
                 int j = (i + 1) % SITES.size();
                 net.loss(SITES.get(i), i + 1, SITES.get(j), j + 1, LOSS);
+                String relay = "relay-" + SITES.get(i);
+                relays.put(relay, new ProcessBuilder(net.delay(SITES.get(i), i + 1, PORT, PORT + 100, DELAY_MS))
+                        .redirectOutput(dir.resolve(relay + ".out").toFile()).redirectError(dir.resolve(relay + ".err").toFile()).start());
             }
             startProtectors(net, tableFile, secret, protectors);
+            for (String relay : relays.keySet()) {
+                output().waitFor(relay, "listening", 60_000);
+            }
             long start = System.nanoTime();
             Path siteY = dir.resolve("site-Y");
             try (Store store = Store.directory(siteY);
@@ -130,9 +141,13 @@ class SiteNetnsTest {
                 assertThat(out).as("site %s's events under %.0f %% loss", s, LOSS * 100).doesNotContain("Declared").doesNotContain("Stopped");
                 suspicions += out.lines().filter(l -> l.startsWith("event LinkCut")).count();
             }
-            System.out.printf("SiteNetnsTest: %.0f %% loss on every link, %d ms watched (timeout %d ms): %d packets dropped, 0 declared,"
-                    + " %d link(s) reported cut%n", LOSS * 100, watched, TIMEOUT_MS, dropped, suspicions);
+            System.out.printf("SiteNetnsTest: %.0f %% loss on every link, %d ms each way, %d ms watched (timeout %d ms): %d packets dropped,"
+                    + " 0 declared, %d link(s) reported cut%n", LOSS * 100, DELAY_MS, watched, TIMEOUT_MS, dropped, suspicions);
             assertThat(dropped).as("packets the loss rules dropped").isPositive();
+            // a line's copy is several operations one after the other, each at least one delayed round trip
+            java.util.regex.Matcher took = java.util.regex.Pattern.compile("event Shipped site=Y .* took_ms=(\\d+)").matcher(output().out("Y"));
+            assertThat(took.find()).isTrue();
+            assertThat(Long.parseLong(took.group(1))).as("ms to ship Y's first line").isGreaterThanOrEqualTo(4 * 2 * DELAY_MS);
 
             Path held = dir.resolve("held-X").resolve("Y");
             try (Store copies = Store.directory(held); Store original = Store.directory(siteY)) {
@@ -157,6 +172,7 @@ class SiteNetnsTest {
             }
         } finally {
             stop(protectors);
+            stop(relays);
         }
     }
 
@@ -165,7 +181,7 @@ class SiteNetnsTest {
         Map<String, String> addresses = new LinkedHashMap<>();
         for (int i = 0; i < SITES.size(); i++) {
             places.add(new RankPlace(i, "node-" + SITES.get(i), SITES.get(i)));
-            addresses.put(SITES.get(i), Netns.address(i + 1) + ":7700");
+            addresses.put(SITES.get(i), Netns.address(i + 1) + ":" + PORT);
         }
         Topology table = Topology.of(places, List.of()).withProtectors(addresses);
         return Files.writeString(dir.resolve("table.txt"), table.encode());
