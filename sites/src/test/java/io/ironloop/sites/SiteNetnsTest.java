@@ -148,6 +148,7 @@ class SiteNetnsTest {
             java.util.regex.Matcher took = java.util.regex.Pattern.compile("event Shipped site=Y .* took_ms=(\\d+)").matcher(output().out("Y"));
             assertThat(took.find()).isTrue();
             assertThat(Long.parseLong(took.group(1))).as("ms to ship Y's first line").isGreaterThanOrEqualTo(4 * 2 * DELAY_MS);
+            System.out.printf("SiteNetnsTest: Y's first line shipped in %s ms%n", took.group(1));
 
             Path held = dir.resolve("held-X").resolve("Y");
             try (Store copies = Store.directory(held); Store original = Store.directory(siteY)) {
