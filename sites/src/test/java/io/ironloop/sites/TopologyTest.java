@@ -177,6 +177,10 @@ class TopologyTest {
         // what was merged already is not merged again, and an older table changes nothing
         assertThat(merged.merge(recovery)).isSameAs(merged);
         assertThat(failover.merge(failover)).isSameAs(failover);
+        // two tables at start (a protector given its own view of the addresses) are each kept
+        Topology view = v1.withProtectors(java.util.Map.of("X", "127.0.0.1:9"));
+        assertThat(v1.merge(view)).isSameAs(v1);
+        assertThat(view.merge(v1)).isSameAs(view);
     }
 
     /**
