@@ -15,7 +15,7 @@ class BenchSitesCommandTest {
     private static final List<String> NUMBERS = List.of("replication_gbps", "raw_tcp_gbps", "replication_over_raw_tcp",
             "durable_tcp_gbps", "replication_over_durable_tcp", "replication_encrypted_gbps", "replication_encrypted_over_clear",
             "emulated_link_delay_ms", "emulated_link_gbit", "replication_emulated_gbps", "raw_tcp_emulated_gbps",
-            "replication_over_raw_tcp_emulated", "line_bytes",
+            "replication_over_raw_tcp_emulated", "replication_round_trips_per_line", "round_trip_link_delay_ms", "line_bytes",
             "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "link_cut_detection_ms",
             "link_cut_false_positives", "site_overhead_pct", "site_overhead_pct_min", "site_overhead_pct_max", "app_unprotected_s",
             "app_protected_s", "app_runs_per_side", "app_lines_shipped", "app_disk_every", "repetitions");
@@ -50,6 +50,8 @@ class BenchSitesCommandTest {
         // nothing crosses the emulated link faster than its 1 Gbit/s
         assertThat(o.get("replication_emulated_gbps").asDouble()).isPositive().isLessThanOrEqualTo(0.125 * 1.05);
         assertThat(o.get("raw_tcp_emulated_gbps").asDouble()).isLessThanOrEqualTo(0.125 * 1.05);
+        // a line's copy takes at least three round trips: the listing, the data file, the commit record
+        assertThat(o.get("replication_round_trips_per_line").asDouble()).isGreaterThanOrEqualTo(3);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench sites: detection run 5", "bench sites: cut link run 5",
                 "bench sites: site protection every 20 steps, pair 5");
         // a cut link is reported only once the third site's check came back: at least a timeout after the cut

@@ -37,7 +37,7 @@ class SiteNetnsTest {
     private static final long DELAY_MS = 10; // each way, on every connection to a site
     private static final int PORT = 7700;
     private static final String SERIES = "rank-00001"; // site Y's rank
-    private static final int LINES = 4;
+    private static final int LINES = 3;
     private static final int LINE_DOUBLES = 1 << 19; // 4 MiB a line
 
     @TempDir

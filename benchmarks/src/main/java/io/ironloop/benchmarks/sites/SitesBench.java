@@ -48,7 +48,8 @@ import java.util.concurrent.TimeUnit;
  *       acknowledged line does). On loopback the link is faster than the disk, so the first ratio measures the disk; the
  *       second compares like with like. The same copy encrypted ({@code SITE_ENCRYPT}: {@code replication_encrypted_gbps}),
  *       and over an {@link EmulatedLink} of {@link #EMULATED} against raw TCP over another link of the same shape
- *       ({@code replication_over_raw_tcp_emulated});</li>
+ *       ({@code replication_over_raw_tcp_emulated}); and a small line's copy counted in round trips over a link of
+ *       {@link #ROUND_TRIP_DELAY} each way ({@code replication_round_trips_per_line}: what the load cannot blur);</li>
  *   <li>detection: four protectors, three sites and a spare (heartbeat 50 ms, timeout 300 ms); one site's protector
  *       closed after its line was shipped; the time until its protector declares it (confirmed by the third), and until
  *       the recovery (placement on a spare, table announced) is done; every declaration of another site is counted as a false positive;</li>
@@ -66,6 +67,8 @@ public final class SitesBench {
     private static final Duration TIMEOUT = Duration.ofMillis(300);
     /** The emulated inter-site link: 10 ms one way, 1 Gbit/s. */
     static final EmulatedLink.Shape EMULATED = EmulatedLink.Shape.of(Duration.ofMillis(10), 1_000_000_000L);
+    /** Each way on the link a small line crosses to count its copy in round trips ({@code replication_round_trips_per_line}). */
+    static final Duration ROUND_TRIP_DELAY = Duration.ofMillis(25);
     /** Timeouts watched after a cut link was reported, for declarations that must not come. */
     static final int WATCH_AFTER_CUT = 3;
 
@@ -153,6 +156,8 @@ public final class SitesBench {
         f.put("raw_tcp_emulated_gbps", emulatedRaw);
         f.put("replication_over_raw_tcp_emulated", emulated / emulatedRaw);
         f.put("replication_emulated_target_met", emulated / emulatedRaw >= 0.7);
+        f.put("replication_round_trips_per_line", rep.roundTrips());
+        f.put("round_trip_link_delay_ms", ROUND_TRIP_DELAY.toMillis());
         f.put("line_bytes", lineBytes);
         f.put("site_timeout_ms", TIMEOUT.toMillis());
         f.put("detection_ms", Medians.median(detect));
@@ -175,10 +180,15 @@ public final class SitesBench {
     }
 
     /** The replication figures, GB/s per measured repetition. */
-    private record Replication(double[] clear, double[] encrypted, double[] raw, double[] durable, double[] emulated, double[] emulatedRaw) {
+    private record Replication(double[] clear, double[] encrypted, double[] raw, double[] durable, double[] emulated, double[] emulatedRaw,
+            double roundTrips) {
         Replication(int repetitions) {
             this(new double[repetitions], new double[repetitions], new double[repetitions], new double[repetitions], new double[repetitions],
-                    new double[repetitions]);
+                    new double[repetitions], 0);
+        }
+
+        Replication withRoundTrips(double trips) {
+            return new Replication(clear, encrypted, raw, durable, emulated, emulatedRaw, trips);
         }
     }
 
@@ -228,8 +238,39 @@ public final class SitesBench {
                 err.printf("bench sites: replication %d: %d bytes, %.3f GB/s, encrypted %.3f GB/s (raw TCP %.3f GB/s, durable raw TCP %.3f GB/s);"
                         + " over the emulated link %.3f GB/s (raw TCP %.3f GB/s)%n", i + 1, bytes, gbps[0], gbps[1], gbps[2], gbps[3], gbps[4], gbps[5]);
             }
+            r = r.withRoundTrips(roundTrips(far, dir.resolve("site-W"), secret, repetitions, err));
         }
         return r;
+    }
+
+    /**
+     * A line's copy counted in round trips: a small line (64 KiB) replicated to {@code holder} through a link of
+     * {@link #ROUND_TRIP_DELAY} each way and no bandwidth cap, where the round trips dominate whatever the machine's load;
+     * seconds over one round trip, the median of the repetitions after two warm-up lines (retention deletes from the third
+     * line on, as in a long run).
+     */
+    private static double roundTrips(SiteProtector holder, Path dir, JobSecret secret, int repetitions, PrintStream err) throws Exception {
+        double roundTrip = 2 * ROUND_TRIP_DELAY.toNanos() / 1e9;
+        double[] trips = new double[repetitions];
+        try (EmulatedLink slow = EmulatedLink.start(holder.address(), new EmulatedLink.Shape(ROUND_TRIP_DELAY, 0));
+                Store site = Store.directory(dir);
+                LineReplicator replicator = replicator(site, SiteProtector.heldStore(slow.address(), "W", secret, Duration.ofSeconds(60)));
+                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().series("rank-00002").retainLines(2).build(), site)) {
+            double[] state = new double[8192];
+            engine.protect("state", Scope.GLOBAL, state);
+            for (int i = -2; i < repetitions; i++) {
+                java.util.Arrays.fill(state, i);
+                engine.checkpoint(i + 3);
+                engine.awaitDurable();
+                List<LineInfo> lines = StoreCatalog.of(site).lines("rank-00002");
+                double t = replicate(replicator, lines.get(lines.size() - 1)) / roundTrip;
+                if (i >= 0) {
+                    trips[i] = t;
+                }
+                err.printf("bench sites: a 64 KiB line over a %d ms link (each way), run %d: %.1f round trips%n", ROUND_TRIP_DELAY.toMillis(), i + 1, t);
+            }
+        }
+        return Medians.median(trips);
     }
 
     private static LineReplicator replicator(Store site, Store held) {
