@@ -423,7 +423,7 @@ public final class Topology {
      * The one table every protector adopts of this one and {@code other}, whatever order it heard them in: the newer
      * one; of two different tables of the same version — two changes made at the same time from the same table, such
      * as a controller failover of one site and the recovery of another — a table of version + 1 that has both: the
-     * change that orders second ({@link TableChange}: by kind, then arguments) made again on the table of the first.
+     * change that orders second ({@code TableChange}: by kind, then arguments) made again on the table of the first.
      * Where the second cannot be made again there (both changes took the same node, site or spare), the first alone:
      * the protector whose change it was sees it undone — a lost site still in the ring is suspected and declared again,
      * a cluster protector no longer named in the table steps down.

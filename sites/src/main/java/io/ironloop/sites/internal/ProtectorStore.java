@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
  * (an idle connection is kept for a quarter of the timeout); a file travels with its CRC32C,
  * which the receiving protector checks before it publishes the file (temp, fsync, rename). Files are read back
  * whole into memory ({@link #openRead}), which bounds a line's file to the heap. In {@link Scope#HELD}, sizes of files it
- * published and small files it published or read are answered without a round trip ({@link Known}).
+ * published and small files it published or read are answered without a round trip ({@code Known}).
  *
  * <p>Threading: thread-safe (the idle connections and what it knows are guarded by their own locks).
  */

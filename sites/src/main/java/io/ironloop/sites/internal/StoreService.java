@@ -12,7 +12,7 @@ import java.util.zip.CRC32C;
  * The protector's side of {@link ProtectorStore}: carries out one store operation on a local {@link Store} and
  * answers it. A file put here is written under a temporary name and published (fsync, atomic rename) only when
  * its length and CRC32C match what the sender stated; a damaged transfer publishes nothing. While a file arrives, what
- * is written of it goes to the disk in the background ({@link WriteBehind}), so the publishing fsync is short.
+ * is written of it goes to the disk in the background ({@code WriteBehind}), so the publishing fsync is short.
  */
 public final class StoreService {
     private StoreService() {

@@ -121,4 +121,33 @@ class ProtectorStoreTest {
             assertThat(Files.readAllBytes(published)).isEqualTo(bytes(1 << 20, 3));
         }
     }
+
+    /**
+     * What the held store knows as the only writer of the copies: the size of a file it published and the bytes of a
+     * small one, answered with the protector gone (no round trip); a big file's bytes and a deleted file's size are
+     * asked for, and fail without it.
+     */
+    @Test
+    void heldStore_knowsWhatItPublished_withoutAskingTheProtector_forgetsWhatItDeleted() throws IOException {
+        byte[] commit = bytes(300, 7);
+        try (ProtectorStore store = store(x.address())) {
+            store.copyFrom(channel(bytes(3 << 20, 6)), "rank-00001/b.ilc");
+            store.copyFrom(channel(commit), "rank-00001/b.commit");
+            store.copyFrom(channel(bytes(100, 8)), "rank-00001/c.commit");
+            store.delete("rank-00001/c.commit");
+            store.close(); // its idle connections (what it knows stays)
+            x.close(); // from here on, anything asked of the protector fails
+
+            assertThat(store.size("rank-00001/b.ilc")).isEqualTo(3 << 20);
+            try (java.nio.channels.SeekableByteChannel ch = store.openRead("rank-00001/b.commit")) {
+                java.nio.ByteBuffer read = java.nio.ByteBuffer.allocate(commit.length);
+                while (read.hasRemaining() && ch.read(read) > 0) {
+                    // reads what it published
+                }
+                assertThat(read.array()).isEqualTo(commit);
+            }
+            assertThatThrownBy(() -> store.openRead("rank-00001/b.ilc")).isInstanceOf(IOException.class); // too big to keep
+            assertThatThrownBy(() -> store.size("rank-00001/c.commit")).isInstanceOf(IOException.class); // deleted: forgotten
+        }
+    }
 }
