@@ -214,4 +214,45 @@ class SiteProtectorTest {
             assertThat(held.site("S").ranks()).containsExactly(2);
         }
     }
+
+    /**
+     * Two protectors that each heard one of two concurrent changes (X the failover of Z, Y the recovery of W, both v2)
+     * and nothing more: Y's heartbeats to X carry its table's digest, X answers its own table of the same version, and
+     * both end on their merge, v3.
+     */
+    @Test
+    void concurrentTableChanges_eachHeardByOneProtector_theirHeartbeatsMergeThem() throws Exception {
+        JobSecret secret = JobSecret.create(dir, "job");
+        java.net.ServerSocket xs = SiteProtector.listen(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+        java.net.ServerSocket ys = SiteProtector.listen(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+        Topology v1 = Topology.of(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "y1", "Y"), new RankPlace(2, "z1", "Z"),
+                new RankPlace(3, "z2", "Z"), new RankPlace(4, "w1", "W")), List.of(Site.spare("S", List.of("s1"), ""))).withProtectors(
+                java.util.Map.of("X", "127.0.0.1:" + xs.getLocalPort(), "Y", "127.0.0.1:" + ys.getLocalPort(), "Z", "127.0.0.1:1", "W",
+                        "127.0.0.1:1", "S", "127.0.0.1:1"));
+        Topology failover = v1.failover("Z", "z2", "127.0.0.1:2");
+        Topology recovery = v1.replace("W").after();
+        Topology merged = failover.merge(recovery);
+        // heartbeats every 100 ms, a timeout far away: nothing is suspected while they talk
+        try (SiteProtector x = SiteProtector.start(new SiteProtector.Config("X", v1, dir.resolve("site-X"), dir.resolve("held-X"), secret,
+                HEARTBEAT, Duration.ofSeconds(600)), xs, events::add);
+                SiteProtector y = SiteProtector.start(new SiteProtector.Config("Y", v1, dir.resolve("site-Y"), dir.resolve("held-Y"), secret,
+                        HEARTBEAT, Duration.ofSeconds(600)), ys, events::add)) {
+            ProtectorCalls.announce(x.address(), secret, false, "test", failover, Duration.ofSeconds(10));
+            ProtectorCalls.announce(y.address(), secret, false, "test", recovery, Duration.ofSeconds(10));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Topology atX = null;
+            Topology atY = null;
+            while (System.nanoTime() < deadline) {
+                atX = SiteProtector.fetchTable(x.address(), secret, Duration.ofSeconds(10));
+                atY = SiteProtector.fetchTable(y.address(), secret, Duration.ofSeconds(10));
+                if (atX.equals(merged) && atY.equals(merged)) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            assertThat(atX).as("X's table").isEqualTo(merged);
+            assertThat(atY).as("Y's table").isEqualTo(merged);
+            assertThat(merged.version()).isEqualTo(3);
+        }
+    }
 }
