@@ -43,7 +43,8 @@ final class ProtectorCalls {
     }
 
     /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds (version and digest). */
-    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology mine, Duration patience) throws IOException {
+    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology mine, Duration patience)
+            throws IOException {
         try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, patience)) {
             w.out.writeUTF("HEARTBEAT");
             w.out.writeUTF(from);

@@ -40,25 +40,33 @@ final class Netns implements AutoCloseable {
     }
 
     /**
-     * Whether random loss can be set here: the {@code iptables} program (Debian package {@code iptables}, which
-     * {@code .ci/run} installs) and the kernel's {@code statistic} match; why not, otherwise. Call after
+     * Whether random loss and delay can be set here: the {@code iptables} program (Debian package {@code iptables}, which
+     * {@code .ci/run} installs), the kernel's {@code statistic} match and its NAT {@code REDIRECT}; why not, otherwise. Call after
      * {@link #unavailableReason()} found namespaces working.
      */
     static String iptablesUnavailableReason() {
         String probe = "ilsipt" + (ProcessHandle.current().pid() % 100_000);
         try {
+            run("iptables", "--version");
+        } catch (IOException e) {
+            return "the iptables program is not installed (" + e.getMessage() + "; Debian package iptables, which .ci/run installs)";
+        }
+        try {
             if (run("ip", "netns", "add", probe) != 0) {
                 return "'ip netns add' failed here";
             }
             try {
-                return run("ip", "netns", "exec", probe, "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random",
-                        "--probability", "0.5", "-j", "DROP") == 0 ? null
-                        : "'iptables -m statistic' failed here (no statistic match in this kernel?)";
+                if (run("ip", "netns", "exec", probe, "iptables", "-A", "OUTPUT", "-m", "statistic", "--mode", "random",
+                        "--probability", "0.5", "-j", "DROP") != 0) {
+                    return "'iptables -m statistic' failed here (no statistic match in this kernel?)";
+                }
+                return run("ip", "netns", "exec", probe, "iptables", "-t", "nat", "-A", "PREROUTING", "-p", "tcp", "--dport", "1", "-j",
+                        "REDIRECT", "--to-ports", "2") == 0 ? null : "'iptables -t nat … -j REDIRECT' failed here (no NAT in this kernel?)";
             } finally {
                 run("ip", "netns", "del", probe);
             }
         } catch (IOException e) {
-            return "cannot run 'iptables' (" + e.getMessage() + "; Debian package iptables, which .ci/run installs)";
+            return "cannot probe iptables in a namespace (" + e.getMessage() + ")";
         }
     }
 

@@ -267,7 +267,8 @@ public final class SitesBench {
                 if (i >= 0) {
                     trips[i] = t;
                 }
-                err.printf("bench sites: a 64 KiB line over a %d ms link (each way), run %d: %.1f round trips%n", ROUND_TRIP_DELAY.toMillis(), i + 1, t);
+                err.printf("bench sites: a 64 KiB line over a %d ms link (each way), run %d: %.1f round trips%n", ROUND_TRIP_DELAY.toMillis(),
+                        i + 1, t);
             }
         }
         return Medians.median(trips);
