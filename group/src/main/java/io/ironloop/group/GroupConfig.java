@@ -26,6 +26,7 @@ public final class GroupConfig {
     private final int bindPort;
     private final Path secretFile;
     private final boolean encrypt;
+    private final boolean sharedMemory;
     private final Duration joinTimeout;
     private final boolean heartbeatTrigger;
 
@@ -43,6 +44,7 @@ public final class GroupConfig {
         bindPort = b.bindPort;
         secretFile = b.secretFile;
         encrypt = b.encrypt;
+        sharedMemory = b.sharedMemory;
         joinTimeout = b.joinTimeout;
         heartbeatTrigger = b.heartbeatTrigger;
     }
@@ -72,6 +74,7 @@ public final class GroupConfig {
                 .discovery(parameters.get(GroupKeys.GROUP_DISCOVERY))
                 .bindPort(parameters.get(GroupKeys.GROUP_BIND_PORT).intValue())
                 .encrypt(parameters.get(GroupKeys.GROUP_ENCRYPT))
+                .sharedMemory(parameters.get(GroupKeys.GROUP_SHARED_MEMORY))
                 .joinTimeout(parameters.get(GroupKeys.GROUP_JOIN_TIMEOUT))
                 .heartbeatTrigger(parameters.isSet(GroupKeys.TRIGGER_HEARTBEAT_MONITORING));
         parameters.find(GroupKeys.PEERS).ifPresent(b::peers);
@@ -140,6 +143,14 @@ public final class GroupConfig {
         return encrypt;
     }
 
+    /**
+     * Whether large allreduces between ranks on one host may go through shared memory ({@code GROUP_SHARED_MEMORY},
+     * default true); never with {@link #encrypt()}.
+     */
+    public boolean sharedMemory() {
+        return sharedMemory;
+    }
+
     public Duration joinTimeout() {
         return joinTimeout;
     }
@@ -153,7 +164,7 @@ public final class GroupConfig {
     public String toString() {
         return "GroupConfig[interval=" + Units.formatDuration(heartbeatInterval) + ", timeout=" + Units.formatDuration(heartbeatTimeout)
                 + ", arrangement=" + arrangement + ", verify=" + Units.formatDuration(verifyTimeout) + ", discovery=" + discovery
-                + ", encrypt=" + encrypt + "]";
+                + ", encrypt=" + encrypt + ", sharedMemory=" + sharedMemory + "]";
     }
 
     /**
@@ -175,6 +186,7 @@ public final class GroupConfig {
         private int bindPort = GroupKeys.GROUP_BIND_PORT.defaultValue().intValue();
         private Path secretFile;
         private boolean encrypt;
+        private boolean sharedMemory = GroupKeys.GROUP_SHARED_MEMORY.defaultValue();
         private Duration joinTimeout = GroupKeys.GROUP_JOIN_TIMEOUT.defaultValue();
         private boolean heartbeatTrigger;
         private final java.util.Set<String> set = new java.util.HashSet<>();
@@ -304,6 +316,13 @@ public final class GroupConfig {
         public Builder encrypt(boolean value) {
             once("encrypt");
             encrypt = value;
+            return this;
+        }
+
+        /** {@code GROUP_SHARED_MEMORY}: whether large allreduces between ranks on one host may use shared memory. */
+        public Builder sharedMemory(boolean value) {
+            once("sharedMemory");
+            sharedMemory = value;
             return this;
         }
 

@@ -73,6 +73,10 @@ public final class GroupKeys {
     public static final ParameterKey<Boolean> GROUP_ENCRYPT = ParameterKey.bool("GROUP_ENCRYPT", false,
             "encrypt all group traffic with AES-GCM keyed by the job secret (JGroups SYM_ENCRYPT); for multi-host runs on untrusted networks");
 
+    /** Shared memory for the large collectives between the ranks of one host. */
+    public static final ParameterKey<Boolean> GROUP_SHARED_MEMORY = ParameterKey.bool("GROUP_SHARED_MEMORY", true,
+            "large allreduces between ranks that share a host go through memory-mapped files in /dev/shm instead of TCP (docs/group.md); false: always TCP");
+
     /** How long to wait for every rank to join. */
     public static final ParameterKey<Duration> GROUP_JOIN_TIMEOUT = ParameterKey.duration("GROUP_JOIN_TIMEOUT", Duration.ofSeconds(60),
             Duration.ofMillis(100), "how long a rank waits for all ranks to join before giving up");
@@ -96,5 +100,5 @@ public final class GroupKeys {
     /** Every key of the process group, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(TRIGGER_HEARTBEAT_MONITORING, TIME_MAX_WAIT, SLEEP_THREAD_TIME, TYPE,
             GROUP_VERIFY_TIMEOUT, GROUP_DISCOVERY, PEERS, GROUP_DISCOVERY_DIR, GROUP_DNS_QUERY, GROUP_SIZE, GROUP_BIND_ADDRESS,
-            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_JOIN_TIMEOUT, SITE, SITE_HEARTBEAT, SITE_TIMEOUT, SITE_ENCRYPT);
+            GROUP_BIND_PORT, SECRET_FILE, GROUP_ENCRYPT, GROUP_SHARED_MEMORY, GROUP_JOIN_TIMEOUT, SITE, SITE_HEARTBEAT, SITE_TIMEOUT, SITE_ENCRYPT);
 }

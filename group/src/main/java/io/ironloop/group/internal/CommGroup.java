@@ -32,6 +32,8 @@ final class CommGroup implements ProcessGroup {
     /** World ranks this member threw {@link ProcessFailedException} for on a departure notice. */
     private final Set<Integer> blamedOnDeparture = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final int rank;
+    /** The large allreduce's shared-memory path between members of one host (or its decision to use messages). */
+    private final SharedMemoryAllreduce sharedMemory;
     private long collectiveSeq;
     private long agreementSeq;
     private volatile boolean superseded;
@@ -51,6 +53,7 @@ final class CommGroup implements ProcessGroup {
             throw new IllegalArgumentException("world rank " + worldRank + " is not a member of " + Arrays.toString(members));
         }
         this.rank = r;
+        this.sharedMemory = new SharedMemoryAllreduce(session.sharedMemoryDirectory(), worldRank, epoch, r, members.length);
     }
 
     Session session() {
@@ -279,6 +282,9 @@ final class CommGroup implements ProcessGroup {
      * stays a few chunks per member. A wait at step k needs only messages sent at step k − {@link #PIPELINE} or earlier
      * (and no send blocks on a receiver's thread), so there is no deadlock, and a failed member raises {@link ProcessFailedException} in the survivors' waits.
      *
+     * <p>Between members of one host ({@link SharedMemoryAllreduce#prepare} agreed on it) the same segments are combined in
+     * the same order through memory-mapped files instead, with two rounds of empty messages for synchronisation.
+     *
      * <p>A member whose array has another length may have taken the small path: a round of the small path with an
      * empty contribution declaring this array's length comes first, so every member learns of a mismatch there and
      * throws, whichever path it took, instead of waiting for messages that never come.
@@ -286,6 +292,22 @@ final class CommGroup implements ProcessGroup {
     private void allreduceLarge(Object values, Object out, int elements, Reduction type, ReduceOp op) {
         Objects.requireNonNull(op, "op");
         allreduceBytes(new byte[0], type, op, elements * type.elementSize());
+        if (sharedMemory.prepare(this, (long) elements * type.elementSize())) {
+            long written = ++collectiveSeq;
+            long combined = ++collectiveSeq;
+            sharedMemory.allreduce(values, out, elements, type, op, written, combined, new SharedMemoryAllreduce.Signals() {
+                @Override
+                public void send(int dest, long tag) {
+                    post(dest, Envelope.Kind.COLLECTIVE, tag, new byte[0]);
+                }
+
+                @Override
+                public void await(int source, long tag) {
+                    takeBuffer(source, Envelope.Kind.COLLECTIVE, tag, "allreduce");
+                }
+            });
+            return;
+        }
         long pieces = ++collectiveSeq;
         long results = ++collectiveSeq;
         int size = members.length;
@@ -337,7 +359,7 @@ final class CommGroup implements ProcessGroup {
     }
 
     /** The elements of chunk {@code c} of segment {@code s}: possibly none (the last segments may be shorter or empty). */
-    private static int chunkLength(int s, int c, int perSegment, int chunkElements, int elements) {
+    static int chunkLength(int s, int c, int perSegment, int chunkElements, int elements) {
         long segmentEnd = Math.min(elements, (long) (s + 1) * perSegment);
         long from = (long) s * perSegment + (long) c * chunkElements;
         return (int) Math.max(0, Math.min(segmentEnd, from + chunkElements) - from);
@@ -602,6 +624,7 @@ final class CommGroup implements ProcessGroup {
             throw new ProcessFailedException(jobId(), gone, "this process, rank " + rank + ", was excluded by the survivors");
         }
         superseded = true;
+        sharedMemory.close();
         session.discardEpoch(epoch);
         return new ShrinkResult(new CommGroup(session, epoch + 1, Arrays.copyOf(survivors, n), members[rank]), oldToNew);
     }
@@ -647,6 +670,7 @@ final class CommGroup implements ProcessGroup {
             session.closing(done != null);
         }
         closed = true;
+        sharedMemory.close();
         if (!superseded) {
             session.close();
         }

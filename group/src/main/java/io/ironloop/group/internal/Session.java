@@ -124,6 +124,11 @@ public final class Session implements TransportEvents {
         return transport.buffers();
     }
 
+    /** Where large allreduces between members of one host may map their shared files, or null (messages only). */
+    java.nio.file.Path sharedMemoryDirectory() {
+        return transport.sharedMemoryDirectory();
+    }
+
     Agreement agreement() {
         return agreement;
     }

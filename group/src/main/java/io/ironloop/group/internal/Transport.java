@@ -41,6 +41,14 @@ public interface Transport extends AutoCloseable {
     /** The pool of transports that receive no bulk payloads into buffers of their own. */
     io.ironloop.BufferPool NO_BUFFERS = new io.ironloop.BufferPool(0);
 
+    /**
+     * The directory of the memory-mapped files through which large allreduces between members of one host go
+     * ({@code SharedMemoryAllreduce}), or null to always use messages. By default null.
+     */
+    default java.nio.file.Path sharedMemoryDirectory() {
+        return null;
+    }
+
     /** The port of this member's direct data connections, or -1 if it has none. */
     default int dataPort() {
         return -1;

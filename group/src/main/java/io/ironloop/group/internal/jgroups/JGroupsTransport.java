@@ -76,6 +76,13 @@ public final class JGroupsTransport implements Transport, Receiver {
         return buffers;
     }
 
+    /** {@code /dev/shm} where it exists, unless shared memory is switched off or the group encrypts its traffic. */
+    @Override
+    public java.nio.file.Path sharedMemoryDirectory() {
+        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        return config.sharedMemory() && !config.encrypt() && java.nio.file.Files.isDirectory(shm) ? shm : null;
+    }
+
     @Override
     public int worldRank() {
         return rank;

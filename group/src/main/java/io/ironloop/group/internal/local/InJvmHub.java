@@ -17,6 +17,7 @@ public final class InJvmHub {
     private final boolean[] gone;
     private final java.util.List<java.util.List<Runnable>> held = new java.util.ArrayList<>();
     private volatile java.util.function.BiPredicate<Integer, Envelope> filter = (to, e) -> true;
+    private volatile java.nio.file.Path sharedMemoryDirectory;
 
     public InJvmHub(String jobId, int size) {
         if (size < 1) {
@@ -41,6 +42,18 @@ public final class InJvmHub {
 
     public InJvmTransport endpoint(int rank) {
         return endpoints[rank];
+    }
+
+    /**
+     * Lets large allreduces between this hub's ranks go through memory-mapped files in {@code directory}, as ranks of
+     * one host do ({@code SharedMemoryAllreduce}); by default they use messages only.
+     */
+    public void sharedMemory(java.nio.file.Path directory) {
+        this.sharedMemoryDirectory = java.util.Objects.requireNonNull(directory, "directory");
+    }
+
+    java.nio.file.Path sharedMemoryDirectory() {
+        return sharedMemoryDirectory;
     }
 
     /** Fault injection for tests: only messages for which {@code filter(destination, envelope)} holds are delivered. */

@@ -31,6 +31,11 @@ public final class InJvmTransport implements Transport {
     }
 
     @Override
+    public java.nio.file.Path sharedMemoryDirectory() {
+        return hub.sharedMemoryDirectory();
+    }
+
+    @Override
     public int worldSize() {
         return hub.size();
     }
