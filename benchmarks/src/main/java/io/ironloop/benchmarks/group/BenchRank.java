@@ -1,6 +1,7 @@
 package io.ironloop.benchmarks.group;
 
 import io.ironloop.group.GroupConfig;
+import io.ironloop.group.GroupKeys;
 import io.ironloop.group.GroupListener;
 import io.ironloop.group.HeartbeatArrangement;
 import io.ironloop.group.ProcessFailedException;
@@ -79,8 +80,12 @@ public final class BenchRank {
 
     private static void run(String[] a) throws Exception {
         Duration interval = Duration.ofMillis(Long.parseLong(a[0]));
+        // IRONLOOP_GROUP_SHARED_MEMORY=false in the bench's environment measures the message path between these ranks too
+        boolean sharedMemory = io.ironloop.config.Parameters.load(io.ironloop.config.ParameterTable.of(GroupKeys.ALL), null, System.getenv(),
+                java.util.Map.of()).get(GroupKeys.GROUP_SHARED_MEMORY);
         GroupConfig cfg = GroupConfig.builder().arrangement(HeartbeatArrangement.STAR).heartbeatInterval(interval)
-                .heartbeatTimeout(Duration.ofMillis(Long.parseLong(a[1]))).joinTimeout(Duration.ofSeconds(120)).build();
+                .heartbeatTimeout(Duration.ofMillis(Long.parseLong(a[1]))).joinTimeout(Duration.ofSeconds(120)).sharedMemory(sharedMemory)
+                .build();
         ProcessGroup g = ProcessGroups.join(cfg, GroupListener.NONE);
         switch (a[2]) {
             case "perf" -> perf(g, Integer.parseInt(a[3]), Integer.parseInt(a[4]), Integer.parseInt(a[5]), Long.parseLong(a[6]),

@@ -109,6 +109,23 @@ class ProcessGroupProcessTest {
         assertThat(job.line((victim + 1) % 4, "SHRUNK").orElseThrow()).contains("sum=" + (double) expected);
     }
 
+    /**
+     * Every rank runs large allreduces, which go through shared memory between these ranks of one host, and the victim is
+     * killed in the middle of one: the survivors throw in time (no hang), no result they got was wrong, and after the
+     * shrink their large allreduce (new files for the new group) is right again.
+     */
+    @Test
+    void killDuringSharedMemoryAllreduces_survivorsThrowWithinBound_noWrongResult() throws Exception {
+        failVictim(3, "shmkill", "largefail", "next", false, 2.5);
+        int victim = Integer.parseInt(job.line(0, "READY").orElseThrow().replaceAll(".*victim=", ""));
+        for (int r = 0; r < 3; r++) {
+            assertThat(job.line(r, "CORRUPT")).as("rank " + r).isEmpty();
+            if (r != victim) {
+                assertThat(job.line(r, "SHRUNK").orElseThrow()).as("rank " + r).startsWith("SHRUNK 2 sum=").endsWith(" large=true");
+            }
+        }
+    }
+
     @Test
     void killLeader_survivorsContinueUnderNewLeader() throws Exception {
         failVictim(3, "leader", "fail", "leader", false, 3.0);

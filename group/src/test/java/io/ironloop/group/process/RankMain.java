@@ -18,6 +18,9 @@ import java.util.concurrent.CountDownLatch;
  * machine-readable lines on stdout; args: scenario, arrangement, victim rank.
  */
 public final class RankMain {
+    /** Doubles of the large allreduces of the "largefail" scenario: 4 MiB, the large path's. */
+    private static final int LARGE = 1 << 19;
+
     private RankMain() {
     }
 
@@ -60,14 +63,24 @@ public final class RankMain {
                 System.out.println("RESULT " + Arrays.hashCode(sum) + " " + Arrays.equals(sum, TestData.expectedSum(g.size(), 200_000))
                         + " " + Arrays.toString(max) + " " + Arrays.deepToString(all));
             }
-            case "fail" -> {
+            case "fail", "largefail" -> {
+                // largefail: every rank, the victim too, runs large allreduces (shared memory between these ranks) until
+                // the victim is killed in the middle of one, and checks every result it gets
+                boolean large = scenario.equals("largefail");
+                double[] mine = large ? TestData.values(rank, LARGE) : new double[] {rank};
+                double[] expected = large ? TestData.expectedSum(g.size(), LARGE) : null;
                 g.allreduce(1.0, ReduceOp.SUM);
                 System.out.println("READY " + rank + " leader=" + g.leader() + " victim=" + victim);
-                if (rank == victim) {
+                if (rank == victim && !large) {
                     new CountDownLatch(1).await(); // wait to be killed or stopped
                 }
                 try {
-                    g.allreduce(new double[] {rank}, ReduceOp.SUM); // cannot complete without the victim
+                    do {
+                        double[] sum = g.allreduce(mine, ReduceOp.SUM); // in the end, cannot complete without the victim
+                        if (large && !Arrays.equals(sum, expected)) {
+                            System.out.println("CORRUPT " + rank);
+                        }
+                    } while (large);
                     System.out.println("NOFAILURE");
                 } catch (ProcessFailedException e) {
                     System.out.println("FAILED " + System.currentTimeMillis() + " " + e.failedRanks());
@@ -75,8 +88,10 @@ public final class RankMain {
                     ProcessGroup h = s.group();
                     g = h;
                     double sum = h.allreduce((double) rank, ReduceOp.SUM);
+                    String after = large ? " large=" + Arrays.equals(h.allreduce(TestData.values(h.rank(), LARGE), ReduceOp.SUM),
+                            TestData.expectedSum(h.size(), LARGE)) : "";
                     h.barrier(); // every survivor has its result before anyone leaves
-                    System.out.println("SHRUNK " + h.size() + " sum=" + sum + " leaderWorld=" + h.worldRank(Math.max(0, h.leader())));
+                    System.out.println("SHRUNK " + h.size() + " sum=" + sum + " leaderWorld=" + h.worldRank(Math.max(0, h.leader())) + after);
                 }
             }
             case "agree" -> {
