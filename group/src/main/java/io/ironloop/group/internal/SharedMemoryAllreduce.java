@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The large allreduce between the members of one group that share a host, through memory-mapped files instead of
- * TCP (what Open MPI's {@code vader} transport does): every member copies its array into its own file once, the owner
+ * TCP (what Open MPI's {@code vader} transport does): every member copies its array into its own file once (but for
+ * its own segment, which only it reads, from its array), the owner
  * of each segment combines the segment in rank order straight from the others' files and writes the result into its
  * file, and every member copies the results out. Small messages on the group's ordinary channel say when a file is
  * ready, so waits, failures and revocation behave exactly as in the message path: a member that dies mid-collective
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *  24      8    input bytes I
  *  32      8    result bytes R
  *  40     24    zero
- *  64      I    input area: the owner's whole array, in element order
+ *  64      I    input area: the owner's array in element order (its own segment not written: only it reads that)
  *  64+I    R    result area: the owner's combined segment
  * </pre>
  *
@@ -250,13 +251,14 @@ final class SharedMemoryAllreduce {
         int e = type.elementSize();
         int perSegment = (elements + size - 1) / size;
         ByteBuffer own = files[rank];
-        type.put(values, 0, own.slice(HEADER_BYTES, elements * e));
+        int from = Math.min(elements, rank * perSegment);
+        int n = CommGroup.chunkLength(rank, 0, perSegment, perSegment, elements);
+        type.put(values, 0, own.slice(HEADER_BYTES, from * e)); // all but this member's own segment, which only it reads
+        type.put(values, from + n, own.slice(HEADER_BYTES + (from + n) * e, (elements - from - n) * e));
         signalOthers(signals, written);
         for (int i = 1; i < size; i++) {
             signals.await((rank + i) % size, written);
         }
-        int from = rank * perSegment;
-        int n = CommGroup.chunkLength(rank, 0, perSegment, perSegment, elements);
         int block = BLOCK_BYTES / e;
         for (int b = 0; b < n; b += block) {
             int at = from + b;
