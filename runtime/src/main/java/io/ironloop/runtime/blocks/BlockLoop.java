@@ -618,6 +618,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         }
 
         @Override
+        public void exchangeHalos(int ranksAtATime) {
+            HaloExchange.exchange(domain, ranksAtATime);
+        }
+
+        @Override
         public double sum(ToDoubleFunction<? super B> value) {
             return BlockCollectives.sum(domain, value);
         }

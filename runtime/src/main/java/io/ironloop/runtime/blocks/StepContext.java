@@ -27,6 +27,17 @@ public interface StepContext<B extends Block> {
     void exchangeHalos();
 
     /**
+     * {@link #exchangeHalos()} in the paced mode: this rank exchanges with at most {@code ranksAtATime} other ranks at a
+     * time (it sends to the next ones in rank order and takes their messages before it sends further), which bounds
+     * the messages in flight and the memory they hold; the halos delivered are the same. Ranks may pass different
+     * values. Collective.
+     *
+     * @throws IllegalArgumentException if {@code ranksAtATime} is below 1
+     * @throws io.ironloop.group.ProcessFailedException if a rank failed (the loop recovers)
+     */
+    void exchangeHalos(int ranksAtATime);
+
+    /**
      * The sum over every block of the domain of {@code value}, added in block-id order so the result is
      * bit-identical whoever owns the blocks. Collective.
      */

@@ -159,7 +159,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             for (Part<D> p : context.blocks()) {
                 p.prepareToReceive();
             }
-            context.exchangeHalos();
+            context.exchangeHalos(shared.transfersAtATime);
         }
         shared.boxes.swap(communicate);
         for (Part<D> p : context.blocks()) {
@@ -261,6 +261,8 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         final Kernel<D> kernel;
         final StorageOrder order;
         final RoutingPlan.Kind communication;
+        /** The paced mode's limit on this rank's open transfers ({@link Integer#MAX_VALUE}: unpaced). */
+        final int transfersAtATime;
         private final long first;
         volatile boolean checkpointInput;
         RoutingPlan plan;
@@ -277,6 +279,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
             this.kernel = b.kernel;
             this.order = b.order;
             this.communication = b.communication;
+            this.transfersAtATime = b.transfersAtATime;
             this.checkpointInput = b.checkpointInput;
             this.first = first;
             this.boxes = new PartBoxes(this);
@@ -297,6 +300,7 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         private final List<Consumer<? super RuntimeEvent>> subscribers = new ArrayList<>();
         private StorageOrder order = StorageOrder.C;
         private RoutingPlan.Kind communication = RoutingPlan.Kind.BORDERS;
+        private int transfersAtATime = Integer.MAX_VALUE;
         private boolean checkpointInput = true;
         private CheckpointCondition condition;
         private Map<String, ?> settings = Map.of();
@@ -322,6 +326,23 @@ public final class Skeleton<D extends DoubleDomain> implements AutoCloseable {
         /** The kind of communication (default {@link RoutingPlan.Kind#BORDERS}, border exchange). */
         public Builder<D> communication(RoutingPlan.Kind value) {
             this.communication = Objects.requireNonNull(value, "communication");
+            return this;
+        }
+
+        /**
+         * The paced mode: when the routing plan runs, each rank exchanges with at most {@code ranks} other ranks at a
+         * time — it sends its grouped messages to the next {@code ranks} ranks in rank order and takes theirs before it
+         * sends further — instead of with all at once (the default). It bounds the transfers in flight and the message
+         * memory of a step for plans where a part talks to many others (circulation, all-to-all); the results are the
+         * same bits.
+         *
+         * @throws IllegalArgumentException if {@code ranks} is below 1
+         */
+        public Builder<D> paced(int ranks) {
+            if (ranks < 1) {
+                throw new IllegalArgumentException("the paced mode exchanges with at least one rank at a time, not " + ranks);
+            }
+            this.transfersAtATime = ranks;
             return this;
         }
 

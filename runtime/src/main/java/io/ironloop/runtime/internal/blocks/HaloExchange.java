@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * side knows whom to expect a message from.
  */
 public final class HaloExchange {
-    static final int TAG = PartnerLevel.TAG_BASE - 0x0100_0000;
+    /** The tag of halo messages. */
+    public static final int TAG = PartnerLevel.TAG_BASE - 0x0100_0000;
 
     private HaloExchange() {
     }
@@ -28,7 +29,23 @@ public final class HaloExchange {
     private record Halo(int block, int direction, double[] data) {
     }
 
+    /** {@link #exchange(Domain, int)} with every neighbouring rank at once. */
     public static <B extends Block> void exchange(Domain<B> domain) {
+        exchange(domain, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Exchanges the halos of {@code domain}'s blocks, with at most {@code peersAtATime} ranks at a time (the paced mode):
+     * this rank sends its messages to the next {@code peersAtATime} neighbouring ranks in ascending rank order and takes
+     * theirs before it sends further, so at most that many of its messages are open and encoded at once. Every rank
+     * goes through its pairs in the same global order (ascending by lower, then higher rank), so whatever value each
+     * rank passes, the lowest pair not yet exchanged always has both sides ready, and nothing deadlocks; the halos and
+     * so the results are the same as unpaced.
+     */
+    public static <B extends Block> void exchange(Domain<B> domain, int peersAtATime) {
+        if (peersAtATime < 1) {
+            throw new IllegalArgumentException("halos are exchanged with at least one rank at a time, not " + peersAtATime);
+        }
         BlockLayout layout = domain.layout();
         int me = domain.group().rank();
         List<Halo> local = new ArrayList<>();
@@ -59,19 +76,25 @@ public final class HaloExchange {
                 }
             }
         }
-        for (int peer : peers) {
-            domain.group().send(peer, TAG, encode(out.getOrDefault(peer, List.of())));
-        }
-        for (Halo h : local) {
-            deliver(domain, h);
-        }
-        for (int peer : peers) {
-            for (Halo h : decode(domain.group().receive(peer, TAG), peer)) {
-                if (domain.ownerRank(h.block()) != me) {
-                    throw new IllegalStateException("rank " + peer + " sent a halo for block " + h.block() + ", which rank " + me
-                            + " does not own");
+        List<Integer> order = new ArrayList<>(peers); // ascending: the same order of pairs on every rank
+        for (int first = 0; first < Math.max(1, order.size()); first += peersAtATime) {
+            List<Integer> window = order.subList(Math.min(first, order.size()), (int) Math.min(order.size(), (long) first + peersAtATime));
+            for (int peer : window) {
+                domain.group().send(peer, TAG, encode(out.getOrDefault(peer, List.of())));
+            }
+            if (first == 0) {
+                for (Halo h : local) { // while the first messages travel
+                    deliver(domain, h);
                 }
-                deliver(domain, h);
+            }
+            for (int peer : window) {
+                for (Halo h : decode(domain.group().receive(peer, TAG), peer)) {
+                    if (domain.ownerRank(h.block()) != me) {
+                        throw new IllegalStateException("rank " + peer + " sent a halo for block " + h.block() + ", which rank " + me
+                                + " does not own");
+                    }
+                    deliver(domain, h);
+                }
             }
         }
     }
