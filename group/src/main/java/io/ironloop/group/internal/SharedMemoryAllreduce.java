@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * makes the survivors' waits throw {@link io.ironloop.group.ProcessFailedException}, and nothing is read from a file
  * before its owner said it was written (a file stays readable after its owner died).
  *
- * <p><b>File layout</b> (one file per member and group, little-endian; named {@code ironloop-<pid>-<nonce>.shm}):
+ * <p><b>File layout</b> (one file per member and group, little-endian, readable by its owner's user only; named
+ * {@code ironloop-<pid>-<nonce>.shm}):
  * <pre>
  * offset  size  field
  *  0       8    magic "ILSHM001"
@@ -72,6 +73,9 @@ final class SharedMemoryAllreduce {
     private static final int BLOCK_BYTES = 64 << 10;
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The job's data is for its own ranks, which run as one user: no other user may read a file ({@code rw-------}). */
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
     /** Sends an empty signal and waits for one: the group's messages on its collective channel. */
     interface Signals {
@@ -177,7 +181,7 @@ final class SharedMemoryAllreduce {
         sweepDeadProcessFiles();
         long nonce = RANDOM.nextLong() & Long.MAX_VALUE;
         Path p = directory.resolve("ironloop-" + ProcessHandle.current().pid() + "-" + Long.toHexString(nonce) + ".shm");
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY)) {
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             header.put(MAGIC).putLong(NONCE, nonce).putInt(OWNER, worldRank).putInt(EPOCH, epoch).putLong(INPUT_BYTES, input)
                     .putLong(RESULT_BYTES, result).clear();

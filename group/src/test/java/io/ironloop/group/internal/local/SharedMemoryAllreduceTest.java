@@ -42,6 +42,8 @@ class SharedMemoryAllreduceTest {
     Path shm;
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private final List<InJvmHub> hubs = new ArrayList<>();
+    /** The permissions of every shared-memory file whose name went to the others. */
+    private final List<String> modes = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @AfterEach
     void tearDown() {
@@ -58,6 +60,14 @@ class SharedMemoryAllreduceTest {
         hub.filter((to, e) -> {
             if (e.payload().isDirect()) {
                 bulkMessages.incrementAndGet(); // the message path's pieces and results travel in direct buffers
+            }
+            String text = new String(Envelope.array(e.payload().duplicate()), java.nio.charset.StandardCharsets.UTF_8);
+            if (directory != null && text.matches("ironloop-[0-9]+-[0-9a-f]+\\.shm")) { // a file name on its way to the others
+                try {
+                    modes.add(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve(text))));
+                } catch (java.io.IOException ex) {
+                    modes.add(ex.toString());
+                }
             }
             return true;
         });
@@ -113,6 +123,7 @@ class SharedMemoryAllreduceTest {
         assertThat(shared).containsOnly(messages.get(0));
         assertThat(messageBulk.get()).as("the message path moved the data").isPositive();
         assertThat(shmBulk.get()).as("no piece or result went through messages").isZero();
+        assertThat(modes).as("files readable by their owner only").hasSize(2 * (SIZE - 1)).containsOnly("rw-------");
         try (Stream<Path> left = Files.list(shm)) {
             assertThat(left).as("files are unlinked once every member mapped them").isEmpty();
         }
