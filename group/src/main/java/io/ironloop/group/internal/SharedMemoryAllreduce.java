@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +70,6 @@ final class SharedMemoryAllreduce {
     static final long MAX_BYTES = 1L << 30;
     /** Elements combined per block: the owner's partial result of a block stays in cache while every piece is added. */
     private static final int BLOCK_BYTES = 64 << 10;
-    private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
     private static final SecureRandom RANDOM = new SecureRandom();
     /** The job's data is for its own ranks, which run as one user: no other user may read a file ({@code rw-------}). */
     private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
@@ -212,11 +210,12 @@ final class SharedMemoryAllreduce {
         }
     }
 
-    /** Removes this directory's files of processes that no longer run (a crash between creating and unlinking one). */
+    /**
+     * Removes this directory's files of processes that no longer run (a crash between creating and unlinking one); on
+     * every creation, which is rare (a group's first large allreduce, a larger array), so that survivors who make new
+     * files after a shrink also remove those of the rank that died while making its own.
+     */
     private void sweepDeadProcessFiles() {
-        if (!SWEPT.add(directory)) {
-            return;
-        }
         try (DirectoryStream<Path> stray = Files.newDirectoryStream(directory, "ironloop-*.shm")) {
             for (Path p : stray) {
                 String[] parts = p.getFileName().toString().split("-");

@@ -114,6 +114,10 @@ class SharedMemoryAllreduceTest {
     @Test
     @Timeout(120)
     void allreduce_throughSharedMemory_sameBitsAsMessagesAndNoFileLeftBehind() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path strayOfDeadProcess = Files.writeString(shm.resolve("ironloop-" + ended.pid() + "-1f.shm"), "left by a crash");
+        Path ofLiveProcess = Files.writeString(shm.resolve("ironloop-" + ProcessHandle.current().pid() + "-2f.shm"), "in use");
         AtomicInteger shmBulk = new AtomicInteger();
         List<String> shared = onEveryRank(groups("shm-bits", shm, shmBulk), SharedMemoryAllreduceTest::work);
         AtomicInteger messageBulk = new AtomicInteger();
@@ -125,7 +129,8 @@ class SharedMemoryAllreduceTest {
         assertThat(shmBulk.get()).as("no piece or result went through messages").isZero();
         assertThat(modes).as("files readable by their owner only").hasSize(2 * (SIZE - 1)).containsOnly("rw-------");
         try (Stream<Path> left = Files.list(shm)) {
-            assertThat(left).as("files are unlinked once every member mapped them").isEmpty();
+            assertThat(left).as("files are unlinked once every member mapped them; a dead process's stray file is removed")
+                    .containsExactly(ofLiveProcess).doesNotContain(strayOfDeadProcess);
         }
     }
 
