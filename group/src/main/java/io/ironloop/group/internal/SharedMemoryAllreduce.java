@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Which path.</b> On the first large allreduce of a group, and when an array no longer fits, the members create
  * files, exchange their names (an allgather) and map each other's; if any member cannot map any other's (another host,
- * no shared directory, a full file system), they agree (an allreduce of MIN) to use messages for this group from then on.
+ * no shared directory, a full file system) or has shared memory off, they agree (an allreduce of MIN) to use messages
+ * for this group from then on. A member with shared memory off takes part in that round too, so the decision is the
+ * same on every member whatever each one's configuration.
  * Each file is unlinked as soon as every member has mapped it, so a crash leaves nothing behind; files of dead
  * processes left by a crash during that exchange are removed by the next process that creates one.
  *
@@ -94,7 +96,8 @@ final class SharedMemoryAllreduce {
     private boolean messagesOnly;
 
     /**
-     * @param directory where the files go ({@code /dev/shm}), or null: messages only
+     * @param directory where the files go ({@code /dev/shm}), or null: shared memory is off at this member (the group
+     *     then uses messages, decided together on its first large allreduce)
      */
     SharedMemoryAllreduce(Path directory, int worldRank, int epoch, int rank, int size) {
         this.directory = directory;
@@ -102,7 +105,7 @@ final class SharedMemoryAllreduce {
         this.epoch = epoch;
         this.rank = rank;
         this.size = size;
-        this.messagesOnly = directory == null || size < 2;
+        this.messagesOnly = size < 2;
     }
 
     /**
@@ -124,11 +127,15 @@ final class SharedMemoryAllreduce {
         String problem = null;
         Path mine = null;
         ByteBuffer own = null;
-        try {
-            mine = create(input, result);
-            own = map(mine, FileChannel.MapMode.READ_WRITE);
-        } catch (IOException | RuntimeException e) {
-            problem = "cannot create " + (mine == null ? "a file in " + directory : mine) + ": " + e;
+        if (directory == null) { // it still takes part: the others must learn that this member uses messages
+            problem = "shared memory is off at rank " + rank;
+        } else {
+            try {
+                mine = create(input, result);
+                own = map(mine, FileChannel.MapMode.READ_WRITE);
+            } catch (IOException | RuntimeException e) {
+                problem = "cannot create " + (mine == null ? "a file in " + directory : mine) + ": " + e;
+            }
         }
         try {
             byte[][] names = group.allgather(problem == null ? mine.getFileName().toString().getBytes(StandardCharsets.UTF_8) : new byte[0]);
@@ -144,8 +151,10 @@ final class SharedMemoryAllreduce {
             if (!shared) {
                 messagesOnly = true;
                 files = null;
-                LOG.info("group epoch {}: large allreduces go through messages, not shared memory ({})", epoch,
-                        problem == null ? "another member could not map every file" : problem);
+                if (directory != null) {
+                    LOG.info("group epoch {}: large allreduces go through messages, not shared memory ({})", epoch,
+                            problem == null ? "another member could not map every file, or has shared memory off" : problem);
+                }
                 return false;
             }
             files = mapped;

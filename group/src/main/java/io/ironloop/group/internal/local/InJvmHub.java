@@ -17,7 +17,7 @@ public final class InJvmHub {
     private final boolean[] gone;
     private final java.util.List<java.util.List<Runnable>> held = new java.util.ArrayList<>();
     private volatile java.util.function.BiPredicate<Integer, Envelope> filter = (to, e) -> true;
-    private volatile java.nio.file.Path sharedMemoryDirectory;
+    private final java.nio.file.Path[] sharedMemoryDirectories;
 
     public InJvmHub(String jobId, int size) {
         if (size < 1) {
@@ -26,6 +26,7 @@ public final class InJvmHub {
         this.jobId = jobId;
         this.endpoints = new InJvmTransport[size];
         this.gone = new boolean[size];
+        this.sharedMemoryDirectories = new java.nio.file.Path[size];
         for (int r = 0; r < size; r++) {
             endpoints[r] = new InJvmTransport(this, r);
             held.add(null);
@@ -49,11 +50,17 @@ public final class InJvmHub {
      * one host do ({@code SharedMemoryAllreduce}); by default they use messages only.
      */
     public void sharedMemory(java.nio.file.Path directory) {
-        this.sharedMemoryDirectory = java.util.Objects.requireNonNull(directory, "directory");
+        java.util.Objects.requireNonNull(directory, "directory");
+        java.util.Arrays.fill(sharedMemoryDirectories, directory);
     }
 
-    java.nio.file.Path sharedMemoryDirectory() {
-        return sharedMemoryDirectory;
+    /** Like {@link #sharedMemory(java.nio.file.Path)} for one rank only; null switches it off there. */
+    public void sharedMemory(int rank, java.nio.file.Path directory) {
+        sharedMemoryDirectories[rank] = directory;
+    }
+
+    java.nio.file.Path sharedMemoryDirectory(int rank) {
+        return sharedMemoryDirectories[rank];
     }
 
     /** Fault injection for tests: only messages for which {@code filter(destination, envelope)} holds are delivered. */

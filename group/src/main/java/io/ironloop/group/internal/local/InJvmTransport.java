@@ -32,7 +32,7 @@ public final class InJvmTransport implements Transport {
 
     @Override
     public java.nio.file.Path sharedMemoryDirectory() {
-        return hub.sharedMemoryDirectory();
+        return hub.sharedMemoryDirectory(rank);
     }
 
     @Override

@@ -52,10 +52,18 @@ class SharedMemoryAllreduceTest {
     }
 
     private List<ProcessGroup> groups(String job, Path directory, AtomicInteger bulkMessages) {
+        return groups(job, directory, -1, bulkMessages);
+    }
+
+    /** The groups of a new hub whose ranks map files in {@code directory} (null: none), but for rank {@code off}. */
+    private List<ProcessGroup> groups(String job, Path directory, int off, AtomicInteger bulkMessages) {
         InJvmHub hub = new InJvmHub(job, SIZE);
         hubs.add(hub);
         if (directory != null) {
             hub.sharedMemory(directory);
+        }
+        if (off >= 0) {
+            hub.sharedMemory(off, null);
         }
         hub.filter((to, e) -> {
             if (e.payload().isDirect()) {
@@ -142,6 +150,19 @@ class SharedMemoryAllreduceTest {
 
         assertThat(results).containsOnly(expected(results.get(0)));
         assertThat(bulk.get()).as("the message path moved the data").isPositive();
+    }
+
+    @Test
+    @Timeout(120)
+    void allreduce_oneMemberWithSharedMemoryOff_everyMemberUsesMessages() throws Exception {
+        AtomicInteger bulk = new AtomicInteger();
+        List<String> results = onEveryRank(groups("shm-mixed", shm, 1, bulk), SharedMemoryAllreduceTest::work); // GROUP_SHARED_MEMORY off at rank 1
+
+        assertThat(results).containsOnly(expected(results.get(0)));
+        assertThat(bulk.get()).as("the message path moved the data").isPositive();
+        try (Stream<Path> left = Files.list(shm)) {
+            assertThat(left).as("the files made for nothing are gone too").isEmpty();
+        }
     }
 
     @Test
