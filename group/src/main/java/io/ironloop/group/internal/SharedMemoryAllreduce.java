@@ -92,7 +92,6 @@ final class SharedMemoryAllreduce {
     /** Every member's mapping, this member's own read-write; null until {@link #prepare}. */
     private ByteBuffer[] files;
     private long inputBytes;
-    private long resultBytes;
     private boolean messagesOnly;
 
     /**
@@ -144,7 +143,7 @@ final class SharedMemoryAllreduce {
             for (int r = 0; r < size && problem == null; r++) {
                 if (r != rank) {
                     problem = names[r].length == 0 ? "rank " + r + " could not create its file"
-                            : open(r, new String(names[r], StandardCharsets.UTF_8), input, result, mapped);
+                            : open(r, group.worldRank(r), new String(names[r], StandardCharsets.UTF_8), input, result, mapped);
                 }
             }
             boolean shared = group.allreduce(problem == null ? 1 : 0, ReduceOp.MIN) == 1;
@@ -159,20 +158,20 @@ final class SharedMemoryAllreduce {
             }
             files = mapped;
             inputBytes = input;
-            resultBytes = result;
             return true;
         } finally {
             delete(mine); // every member has mapped it, or nobody will
         }
     }
 
-    /** Maps rank {@code r}'s file {@code name} into {@code mapped}; null, or what is wrong with it. */
-    private String open(int r, String name, long input, long result, ByteBuffer[] mapped) {
+    /** Maps rank {@code r}'s (world rank {@code world}) file {@code name} into {@code mapped}; null, or what is wrong with it. */
+    private String open(int r, int world, String name, long input, long result, ByteBuffer[] mapped) {
         Path p = directory.resolve(name);
         try {
             ByteBuffer b = map(p, FileChannel.MapMode.READ_ONLY);
             long nonce = nonceOf(name);
-            if (!b.slice(0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC)) || b.getLong(NONCE) != nonce || b.getInt(EPOCH) != epoch
+            if (!b.slice(0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC)) || b.getLong(NONCE) != nonce || b.getInt(OWNER) != world
+                    || b.getInt(EPOCH) != epoch
                     || b.getLong(INPUT_BYTES) != input || b.getLong(RESULT_BYTES) != result) {
                 return p + " is not rank " + r + "'s file of this allreduce (another host's file of the same name?)";
             }
