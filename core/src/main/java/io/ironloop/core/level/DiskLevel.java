@@ -59,6 +59,7 @@ public final class DiskLevel implements Level {
     private final Map<Long, BlockImage> current = new HashMap<>();
     private final Set<Long> registered = new HashSet<>();
     private final Function<Long, Optional<ParityRecord>> parity;
+    private final PeerLines peers = new PeerLines();
     private ParityRecord currentParity;
     private boolean parityRegistered;
     private long writes;
@@ -261,11 +262,39 @@ public final class DiskLevel implements Level {
         }
     }
 
-    /** For every iteration with committed lines under these settings, what they hold over all ranks. */
+    /**
+     * For every iteration with committed lines under these settings, what they hold over all ranks: this store's lines
+     * and those the other ranks' catalogs list ({@link #peerCatalogs}).
+     */
     private TreeMap<Long, Held> lines() throws IOException {
+        List<PeerLines.Listed> local = localLines();
+        Set<String> names = new HashSet<>();
+        local.forEach(l -> names.add(l.line().dataFile()));
+        List<PeerLines.Listed> all = new java.util.ArrayList<>(local);
+        all.addAll(peers.missingFrom(names));
+        TreeMap<Long, Held> byIteration = new TreeMap<>();
+        for (PeerLines.Listed l : all) {
+            Held held = byIteration.computeIfAbsent(l.line().iteration(), k -> new Held());
+            held.ranks().put(l.rank(), l.line());
+            for (long id : l.blocks()) {
+                held.blocks().putIfAbsent(id, l.line());
+            }
+            if (l.parity().hasRemaining()) {
+                try {
+                    held.parity().put(l.rank(), ParityRecord.decode(l.parity().duplicate(), l.line().dataFile()));
+                } catch (RuntimeException e) {
+                    LOG.warn("the erasure parity of disk line {} cannot be read, not used: {}", l.line().dataFile(), e.getMessage());
+                }
+            }
+        }
+        return byIteration;
+    }
+
+    /** This store's committed lines of every rank's series under these settings: the blocks each holds and its group record. */
+    private List<PeerLines.Listed> localLines() throws IOException {
         String fingerprint = engine.settingsFingerprint();
         StoreCatalog catalog = StoreCatalog.of(store);
-        TreeMap<Long, Held> byIteration = new TreeMap<>();
+        List<PeerLines.Listed> out = new java.util.ArrayList<>();
         for (String series : catalog.series()) {
             int rank = StoreCatalog.rankOf(series);
             if (rank < 0) {
@@ -278,29 +307,113 @@ public final class DiskLevel implements Level {
                 try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
                     CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
                     LineIdentity.check(line, reader.manifest());
-                    Held held = byIteration.computeIfAbsent(line.iteration(), k -> new Held());
-                    held.ranks().put(rank, line);
+                    List<Long> blocks = new java.util.ArrayList<>();
                     for (EntryDescriptor d : reader.manifest().entries()) {
-                        OptionalLong id = blockOf(d.name());
-                        if (id.isPresent()) {
-                            held.blocks().putIfAbsent(id.getAsLong(), line);
-                        }
+                        blockOf(d.name()).ifPresent(blocks::add);
                     }
+                    ByteBuffer parity = ByteBuffer.allocate(0);
                     Optional<EntryDescriptor> group = reader.manifest().entry(ParityRecord.GROUP_ENTRY);
                     if (group.isPresent()) {
                         try {
-                            held.parity().put(rank, ParityRecord.decode(EntryStream.readNew(reader, line.dataFile(), group.get()),
-                                    line.dataFile()));
-                        } catch (RuntimeException e) {
+                            parity = EntryStream.readNew(reader, line.dataFile(), group.get());
+                        } catch (IOException | RuntimeException e) {
                             LOG.warn("the erasure parity of disk line {} cannot be read, not used: {}", line.dataFile(), e.getMessage());
                         }
                     }
+                    out.add(new PeerLines.Listed(rank, line, blocks.stream().mapToLong(Long::longValue).toArray(), parity));
                 } catch (IOException | RuntimeException e) {
                     LOG.warn("disk line {} cannot be read, skipped: {}", line.dataFile(), e.getMessage());
                 }
             }
         }
-        return byIteration;
+        return out;
+    }
+
+    /**
+     * What this rank's store holds, for the other ranks of a restart over node-local stores: each committed line's commit
+     * record, blocks and erasure group record (a few bytes per block), to give to {@link #peerCatalogs} on every rank.
+     *
+     * @throws IOException if the store cannot be listed
+     */
+    public byte[] catalog() throws IOException {
+        return PeerLines.encode(localLines());
+    }
+
+    /**
+     * Learns what the other ranks' stores hold, replacing what was learnt and fetched before: from then on the lines this
+     * store lacks count as held (by the lowest rank that lists each), {@link #newestComplete} and {@link #readAll}
+     * decide over the union, and {@link #requests} names what to fetch before {@link #readAll}.
+     *
+     * @param catalogs every rank's {@link #catalog} (or an empty array), by rank of the current group
+     * @param self this rank's index among them (its own catalog is skipped)
+     * @throws io.ironloop.format.CorruptCheckpointException when a catalog does not decode
+     */
+    public void peerCatalogs(byte[][] catalogs, int self) {
+        peers.clear();
+        for (int r = 0; r < catalogs.length; r++) {
+            if (r != self && catalogs[r].length > 0) { // empty: that rank could not list its store
+                peers.learn(r, PeerLines.decode(catalogs[r], "rank " + r));
+            }
+        }
+    }
+
+    /**
+     * The files to ask other ranks for before {@link #readAll}{@code (blocks, iteration)}, as one request per rank that
+     * holds some (see {@link #requested}): the lines holding {@code blocks} that this store lacks, and the lines of the
+     * erasure groups that rebuild a member whose line is missing; with {@code wholeGroups}, also the lines of every
+     * group holding one of {@code blocks} (after a read failed: a damaged line is rebuilt from its group).
+     *
+     * @return by rank of the current group, the encoded request; empty when this store has everything
+     */
+    public Map<Integer, byte[]> requests(Collection<Long> blocks, long iteration, boolean wholeGroups) throws IOException {
+        Held held = lines().get(iteration);
+        if (held == null) {
+            return Map.of();
+        }
+        Set<LineInfo> needed = new HashSet<>();
+        Map<Integer, ParityRecord> rebuildable = held.rebuildable();
+        for (Long id : blocks) {
+            LineInfo line = held.blocks().get(id);
+            ParityRecord group = null;
+            if (line != null) {
+                needed.add(line);
+                group = wholeGroups ? held.parity().get(StoreCatalog.rankOf(line.series())) : null;
+            } else {
+                group = rebuildable.values().stream().filter(g -> g.members().stream().anyMatch(
+                        w -> !held.ranks().containsKey(w) && Arrays.stream(g.blocksOf(w)).anyMatch(b -> b == id))).findFirst().orElse(null);
+            }
+            if (group != null) {
+                group.members().stream().map(held.ranks()::get).filter(Objects::nonNull).forEach(needed::add);
+            }
+        }
+        Map<Integer, byte[]> out = new TreeMap<>();
+        peers.toFetch(needed, store).forEach((holder, files) -> out.put(holder, PeerLines.encodeNames(files)));
+        return out;
+    }
+
+    /** A request for {@code files}, as {@link #requests} encodes it (an empty list: nothing). */
+    public static byte[] encodeRequest(List<String> files) {
+        return PeerLines.encodeNames(files);
+    }
+
+    /** The file names a request from {@link #requests} asks this rank for. */
+    public static List<String> requested(byte[] request) {
+        return PeerLines.decodeNames(request);
+    }
+
+    /** A whole file of this store, to send to the rank that requested it. */
+    public ByteBuffer file(String name) throws IOException {
+        return PeerLines.readWhole(store, name);
+    }
+
+    /** Keeps a file another rank sent for a {@link #requests} of this one, in memory until the next {@link #peerCatalogs}. */
+    public void fetched(String name, ByteBuffer bytes) throws IOException {
+        peers.put(name, bytes);
+    }
+
+    /** Forgets the other ranks' catalogs and the files fetched from them (their memory is freed). */
+    public void forgetPeers() {
+        peers.clear();
     }
 
     /**
@@ -357,7 +470,7 @@ public final class DiskLevel implements Level {
 
     /** Entry {@code entry} of {@code line}, every chunk checked; empty when the line has no such entry. */
     private Optional<ByteBuffer> readEntry(LineInfo line, String entry) throws IOException {
-        return readEntry(store, line, entry);
+        return readEntry(peers.storeOf(line, store), line, entry);
     }
 
     static Optional<ByteBuffer> readEntry(Store store, LineInfo line, String entry) throws IOException {

@@ -39,6 +39,12 @@ public final class BlockKeys {
     public static final ParameterKey<String> HOST = ParameterKey.string("HOST", null,
             "this process's failure domain for partner placement (set by ironloop run; unset: the host name)");
 
+    /** Whether each host keeps a block loop's disk lines in its own store. */
+    public static final ParameterKey<Boolean> DISK_PER_HOST = ParameterKey.bool("DISK_PER_HOST", false,
+            "a block loop writes its disk lines to FT_FOLDER/<HOST>, one store per host as if FT_FOLDER were each node's own disk "
+                    + "(ironloop run --fake-hosts K on one machine); a restart reads other hosts' lines through the group, and "
+                    + "rebuilds a host's lost lines from its erasure groups' parity (MEMORY_SCHEME xor or rs)");
+
     /** How the in-memory copies of other ranks' snapshots are kept. */
     public enum MemoryScheme {
         /** Whole copies at partner ranks (waLBerla's pairwise scheme): memory ×5, loses data when a rank and its partner die. */
@@ -68,7 +74,7 @@ public final class BlockKeys {
 
     /** Every key of this class, in documentation order. */
     public static final List<ParameterKey<?>> ALL = List.of(SNAPSHOT_EVERY, DISK_EVERY, DISK_MTBF, MEMORY_BUDGET, SPARES, HOST,
-            MEMORY_SCHEME, ERASURE_K, ERASURE_M);
+            DISK_PER_HOST, MEMORY_SCHEME, ERASURE_K, ERASURE_M);
 
     private BlockKeys() {
     }

@@ -177,7 +177,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             // an erasure-coded level's parity goes into each disk line too, so that a relaunch rebuilds a rank's lost lines
             java.util.function.Function<Long, java.util.Optional<io.ironloop.core.level.ParityRecord>> parity =
                     others instanceof ErasureLevel erasure ? erasure::parityOf : it -> java.util.Optional.empty();
-            this.disk = diskEvery instanceof Schedule.Never ? null : openDisk(group, b.settings, parity);
+            this.disk = diskEvery instanceof Schedule.Never ? null : openDisk(group, b.settings, parity,
+                    hosts.get(group.worldRank(group.rank())));
             this.scheduledDisk = disk == null ? null : new ScheduledLevel(disk, new Cadence(disk.name(), diskEvery));
             if (disk != null) {
                 levels.add(scheduledDisk);
@@ -231,8 +232,11 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     }
 
     private DiskLevel openDisk(ProcessGroup group, Map<String, ?> settings,
-            java.util.function.Function<Long, java.util.Optional<io.ironloop.core.level.ParityRecord>> parity) {
+            java.util.function.Function<Long, java.util.Optional<io.ironloop.core.level.ParityRecord>> parity, String host) {
         Path folder = parameters.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize();
+        if (parameters.get(BlockKeys.DISK_PER_HOST)) { // this host's own store, as a node-local disk
+            folder = folder.resolve(host.isEmpty() ? "unknown-host" : host.replaceAll("[^A-Za-z0-9._-]", "_"));
+        }
         int world = group.worldRank(group.rank());
         EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
                 .series(StoreCatalog.rankSeries(world)).build();

@@ -150,8 +150,9 @@ public final class OnlineRecovery {
     }
 
     /**
-     * The restart path of a block loop: when the disk holds a complete line (every block and the loop state at
-     * one iteration, under these settings, or rebuildable from the erasure parity recorded in the lines), every rank
+     * The restart path of a block loop: when the disk lines hold a complete line (every block and the loop state at
+     * one iteration, under these settings, or rebuildable from the erasure parity recorded in the lines; over every
+     * rank's store, whose catalogs the ranks exchange first, so that node-local stores serve too), every rank
      * agrees on the newest one all of them see, restores its blocks from it and resumes there; when some rank cannot
      * restore that line (a damaged line, a rebuild that fails its checks), every rank falls back to the next older one,
      * and the lines skipped are logged with the reason. Collective.
@@ -159,6 +160,19 @@ public final class OnlineRecovery {
      * @return the iteration restored, or empty when there is no complete line (the loop starts fresh)
      */
     public <B extends Block> OptionalLong resumeFromDisk(Domain<B> domain) {
+        if (disk != null) {
+            PeerDiskLines.shareCatalogs(domain.group(), disk); // a rank's store may hold lines the others' lack (node-local disks)
+        }
+        try {
+            return resume(domain);
+        } finally {
+            if (disk != null) {
+                disk.forgetPeers();
+            }
+        }
+    }
+
+    private <B extends Block> OptionalLong resume(Domain<B> domain) {
         ProcessGroup g = domain.group();
         int world = domain.worldRank();
         List<String> skipped = new ArrayList<>();
@@ -193,7 +207,7 @@ public final class OnlineRecovery {
             Map<Long, BlockImage> images = null;
             String failure = null;
             try {
-                images = fromDisk(mine, agreed);
+                images = fromDisk(g, mine, agreed);
             } catch (DiskLineGone e) {
                 failure = e.getMessage();
                 LOG.warn("world rank {}: {}; every rank falls back to an older line", world, failure);
@@ -268,7 +282,11 @@ public final class OnlineRecovery {
                             + " and every holder of their copies are lost)";
             LOG.warn("world rank {}: {}: rolling back to the newest complete line on disk", world, memoryReason);
             iteration = agreeOnDiskLine(g, next.blockCount(), lost, memoryReason, diskBelow);
-            images = fromDisk(mine, iteration);
+            try {
+                images = fromDisk(g, mine, iteration);
+            } finally {
+                disk.forgetPeers();
+            }
             source = RecoverySource.DISK;
         }
         long restoredAt = System.nanoTime();
@@ -384,6 +402,7 @@ public final class OnlineRecovery {
             // chooses is replaced (and its older one deleted by retention) while another still reads
             disk.awaitDurable();
             g.agree(0);
+            PeerDiskLines.shareCatalogs(g, disk); // a rank's store may hold lines the others' lack (node-local disks)
             try {
                 line = disk.newestComplete(blockCount, below);
                 why = "no complete line in " + disk.location() + (below == Long.MAX_VALUE ? "" : " before iteration " + below);
@@ -401,16 +420,34 @@ public final class OnlineRecovery {
         return agreed;
     }
 
-    private Map<Long, BlockImage> fromDisk(List<Integer> mine, long iteration) {
+    /**
+     * This rank's images of {@code iteration} from the disk lines, wherever they are: lines its store lacks are fetched
+     * from the ranks whose stores hold them (node-local stores), in two rounds every rank makes — the lines it reads and
+     * the erasure groups that rebuild the missing ones, then, for a rank whose read failed, the whole groups of its blocks
+     * (a damaged line is rebuilt from its group). Collective.
+     */
+    private Map<Long, BlockImage> fromDisk(ProcessGroup g, List<Integer> mine, long iteration) {
         List<Long> ids = new ArrayList<>();
         ids.add(Snapshot.LOOP_STATE);
         mine.forEach(b -> ids.add((long) b));
+        PeerDiskLines.fetch(g, disk, ids, iteration, false);
+        Exception failure = null;
+        Map<Long, BlockImage> images = null;
         try {
-            return disk.readAll(ids, iteration);
+            images = disk.readAll(ids, iteration);
         } catch (IOException | IronloopException e) {
-            throw new DiskLineGone(iteration, "the disk line of iteration " + iteration + " in " + disk.location()
-                    + " cannot be read here (" + e.getMessage() + ")", e);
+            failure = e;
         }
+        PeerDiskLines.fetch(g, disk, failure == null ? List.of() : ids, iteration, true);
+        if (failure != null) {
+            try {
+                images = disk.readAll(ids, iteration);
+            } catch (IOException | IronloopException e) {
+                throw new DiskLineGone(iteration, "the disk line of iteration " + iteration + " in " + disk.location()
+                        + " cannot be read here (" + e.getMessage() + ")", e);
+            }
+        }
+        return images;
     }
 
     /**

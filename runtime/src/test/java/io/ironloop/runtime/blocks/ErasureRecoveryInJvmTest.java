@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -115,6 +116,39 @@ class ErasureRecoveryInJvmTest {
         removeLine(first, 4, 10);
         removeLine(first, 6, 10); // m + 1 = 3 of one group: the code cannot cover it
         assertResumedAt(BlockKeys.MemoryScheme.RS, 8, first, 8);
+    }
+
+    @Test
+    void relaunch_nodeLocalStores_aHostsStoreGone_rebuiltFromItsGroupsOtherHosts_twoHostsGone_startsOver() throws Exception {
+        // six ranks on three hosts (0 and 1 on host-0, …), each host its own store FT_FOLDER/host-K; XOR over k = 2
+        Path folder = dir.resolve("hosts");
+        java.util.function.IntFunction<Parameters> onHost = r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
+                .with(BlockKeys.DISK_PER_HOST, true).with(BlockKeys.HOST, "host-" + r / 2);
+        InJvmBlockRuns.run("erasure-hosts-first", onHost, 6, Set.of(), -1, 10, new ArrayList<>(), io.ironloop.group.InJvmCluster::group);
+        assertThat(folder.resolve("host-1").resolve(StoreCatalog.rankSeries(2))).as("rank 2's lines on its host's store").isDirectory();
+        assertThat(folder.resolve("host-0").resolve(StoreCatalog.rankSeries(2))).as("and only there").doesNotExist();
+
+        Path twoGone = copy(folder, dir.resolve("two-gone"));
+
+        // host-1's disk replaced: the lines of world ranks 2 and 3 are gone, one member of each group
+        removeOnceQuiet(folder.resolve("host-1"));
+        assertRelaunched(onHost, "one-host-gone", OptionalLong.of(10));
+
+        // host-1's and host-2's: two members of each XOR group, more than its parity covers: no line to resume from
+        removeOnceQuiet(twoGone.resolve("host-1"));
+        removeOnceQuiet(twoGone.resolve("host-2"));
+        assertRelaunched(r -> onHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, twoGone), "two-hosts-gone", OptionalLong.empty());
+    }
+
+    /** Relaunches ranks with their own parameters; asserts where they resumed and that they ended bit-identical to no loss. */
+    private static void assertRelaunched(java.util.function.IntFunction<Parameters> parametersOf, String name, OptionalLong resumedAt)
+            throws Exception {
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> lines = InJvmBlockRuns.run("erasure-relaunch-" + name, parametersOf, 6, Set.of(), -1, STEPS, events,
+                io.ironloop.group.InJvmCluster::group);
+        assertThat(events.stream().filter(e -> e instanceof RuntimeEvent.Restored).mapToLong(e -> ((RuntimeEvent.Restored) e).iteration())
+                .boxed().toList()).as(name).isEqualTo(resumedAt.stream().boxed().toList());
+        assertThat(lines).containsOnly(expected.replace("recoveries=1", "recoveries=0"));
     }
 
     /** Relaunches over {@code folder}; asserts it resumed at {@code iteration} and ended bit-identical to a failure-free run. */

@@ -39,6 +39,12 @@ final class InJvmBlockRuns {
     /** As above, each rank in the group {@code groupOf} makes of the cluster's (a wrapper that damages messages, say). */
     static List<String> run(String name, Parameters p, int size, Set<Integer> crashRanks, long crashAt, long steps,
             List<RuntimeEvent> events, BiFunction<InJvmCluster, Integer, ProcessGroup> groupOf) throws Exception {
+        return run(name, rank -> p, size, crashRanks, crashAt, steps, events, groupOf);
+    }
+
+    /** As above, each rank with its own parameters (its own HOST, say). */
+    static List<String> run(String name, java.util.function.IntFunction<Parameters> parametersOf, int size, Set<Integer> crashRanks,
+            long crashAt, long steps, List<RuntimeEvent> events, BiFunction<InJvmCluster, Integer, ProcessGroup> groupOf) throws Exception {
         try (InJvmCluster c = InJvmCluster.open(name, size)) {
             ExecutorService pool = Executors.newFixedThreadPool(size);
             CountDownLatch together = new CountDownLatch(crashRanks.size()); // the crashing ranks die at the same moment
@@ -47,7 +53,7 @@ final class InJvmBlockRuns {
                 int rank = r;
                 out.add(pool.submit(() -> {
                     ProcessGroup g = groupOf.apply(c, rank);
-                    BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(p).group(g)
+                    BlockLoop<TestHeatBlock> loop = BlockLoop.builder(GRID, id -> new TestHeatBlock(id, GRID)).parameters(parametersOf.apply(rank)).group(g)
                             .settings(Map.of("n", TestHeatBlock.N)).subscribe(e -> {
                                 if (rank == 0) {
                                     events.add(e);

@@ -1,0 +1,214 @@
+package io.ironloop.core.level;
+
+import io.ironloop.core.LineInfo;
+import io.ironloop.core.Store;
+import io.ironloop.core.internal.CommitRecord;
+import io.ironloop.core.internal.LineCatalog;
+import io.ironloop.format.CorruptCheckpointException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The disk lines that other ranks' stores hold and this rank's store lacks, for a restart over node-local stores (each
+ * host its own {@code FT_FOLDER}, SCR's cache): what each rank's store holds is exchanged as a small catalog (each line's
+ * commit record, the blocks it holds and its erasure group record), so that every rank decides from the same union of
+ * lines; the files a rank then needs to read — its blocks' lines, and the lines of the erasure group that rebuilds a
+ * member whose lines are gone — are fetched from a rank whose store holds them into this rank's memory, never into its
+ * store, and read from there with every chunk's CRC32C checked as any line's. The runtime does the messaging
+ * ({@link DiskLevel#catalog}, {@link DiskLevel#peerCatalogs}, {@link DiskLevel#filesToFetch}, {@link DiskLevel#fetched});
+ * this class keeps what it learnt.
+ *
+ * <p>Not thread-safe: the restart's one thread.
+ */
+final class PeerLines {
+    private static final int MAGIC = 0x4C50_4C49; // "ILPL" read little-endian
+
+    /**
+     * One committed line as a catalog lists it.
+     *
+     * @param rank the world rank whose series the line belongs to
+     * @param blocks the block ids it holds (its loop state is {@link Snapshot#LOOP_STATE})
+     * @param parity its erasure group entry's bytes, or an empty buffer
+     */
+    record Listed(int rank, LineInfo line, long[] blocks, ByteBuffer parity) {
+    }
+
+    /** A line another rank's store holds: the lowest rank that listed it. */
+    private record Remote(int holder, Listed listed) {
+    }
+
+    private final Map<String, Remote> remote = new TreeMap<>();
+    private Store fetched = Store.inMemory();
+
+    /**
+     * The catalog of {@code lines} as it travels (little-endian): magic, count, then per line its commit record's name and
+     * bytes, its block ids and its erasure group entry's bytes, each preceded by its length.
+     */
+    static byte[] encode(List<Listed> lines) {
+        List<byte[]> commits = lines.stream().map(l -> CommitRecord.encode(l.line())).toList();
+        List<byte[]> names = lines.stream().map(l -> LineCatalog.commitFile(l.line().series(), l.line().sequence())
+                .getBytes(StandardCharsets.UTF_8)).toList();
+        int size = 8;
+        for (int i = 0; i < lines.size(); i++) {
+            size += 16 + names.get(i).length + commits.get(i).length + lines.get(i).blocks().length * Long.BYTES + lines.get(i).parity().remaining();
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN).putInt(MAGIC).putInt(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            Listed l = lines.get(i);
+            b.putInt(names.get(i).length).put(names.get(i)).putInt(commits.get(i).length).put(commits.get(i)).putInt(l.blocks().length);
+            for (long id : l.blocks()) {
+                b.putLong(id);
+            }
+            b.putInt(l.parity().remaining()).put(l.parity().duplicate());
+        }
+        return b.array();
+    }
+
+    /** Decodes a catalog {@link #encode} made on {@code from}. */
+    static List<Listed> decode(byte[] catalog, String from) {
+        String where = "the catalog of disk lines sent by " + from;
+        try {
+            ByteBuffer b = ByteBuffer.wrap(catalog).order(ByteOrder.LITTLE_ENDIAN);
+            if (b.getInt() != MAGIC) {
+                throw new CorruptCheckpointException(where, 0, "not a catalog of disk lines (bad magic)");
+            }
+            int count = b.getInt();
+            List<Listed> out = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                byte[] name = new byte[b.getInt()];
+                b.get(name);
+                byte[] commit = new byte[b.getInt()];
+                b.get(commit);
+                LineInfo line = CommitRecord.decode(commit, new String(name, StandardCharsets.UTF_8));
+                long[] blocks = new long[b.getInt()];
+                for (int j = 0; j < blocks.length; j++) {
+                    blocks[j] = b.getLong();
+                }
+                byte[] parity = new byte[b.getInt()];
+                b.get(parity);
+                out.add(new Listed(io.ironloop.core.StoreCatalog.rankOf(line.series()), line, blocks, ByteBuffer.wrap(parity)));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            if (e instanceof CorruptCheckpointException c) {
+                throw c;
+            }
+            throw new CorruptCheckpointException(where, 0, "truncated or malformed catalog: " + e, e);
+        }
+    }
+
+    /** Forgets what was learnt and fetched before: the other ranks' catalogs are exchanged anew. */
+    void clear() {
+        remote.clear();
+        fetched = Store.inMemory();
+    }
+
+    /** Records rank {@code holder}'s catalog; a line listed by a lower rank before stays with it. Call in rank order. */
+    void learn(int holder, List<Listed> lines) {
+        for (Listed l : lines) {
+            remote.putIfAbsent(l.line().dataFile(), new Remote(holder, l));
+        }
+    }
+
+    /** The lines other ranks hold that are not among {@code local} (data file names of this store's lines). */
+    List<Listed> missingFrom(Set<String> local) {
+        return remote.values().stream().filter(r -> !local.contains(r.listed().line().dataFile())).map(Remote::listed).toList();
+    }
+
+    /**
+     * For each holder, the files of {@code lines} to fetch (the earlier files each references, then its data file) that
+     * neither this store nor the fetched ones have.
+     */
+    Map<Integer, List<String>> toFetch(Collection<LineInfo> lines, Store local) throws IOException {
+        Map<Integer, Set<String>> out = new TreeMap<>();
+        for (LineInfo line : lines) {
+            Remote r = remote.get(line.dataFile());
+            if (r == null || local.listFiles(line.series()).contains(line.dataFile())) {
+                continue;
+            }
+            Set<String> files = out.computeIfAbsent(r.holder(), k -> new TreeSet<>());
+            for (String f : line.references()) {
+                if (!has(fetched, f)) {
+                    files.add(f);
+                }
+            }
+            if (!has(fetched, line.dataFile())) {
+                files.add(line.dataFile());
+            }
+        }
+        Map<Integer, List<String>> lists = new LinkedHashMap<>();
+        out.forEach((holder, files) -> {
+            if (!files.isEmpty()) {
+                lists.put(holder, List.copyOf(files));
+            }
+        });
+        return lists;
+    }
+
+    private static boolean has(Store store, String name) throws IOException {
+        return store.listFiles(name.substring(0, name.indexOf('/'))).contains(name);
+    }
+
+    /** Keeps a file fetched from another rank, in memory. */
+    void put(String name, ByteBuffer bytes) throws IOException {
+        try (Store.PendingFile f = fetched.create(name)) {
+            while (bytes.hasRemaining()) {
+                f.channel().write(bytes);
+            }
+            f.publish();
+        }
+    }
+
+    /** Where {@code line} is read: the fetched copy when it came from another rank, else {@code local}. */
+    Store storeOf(LineInfo line, Store local) throws IOException {
+        return has(fetched, line.dataFile()) ? fetched : local;
+    }
+
+    /** A whole file of {@code store}, for a rank that asked for it. */
+    static ByteBuffer readWhole(Store store, String name) throws IOException {
+        try (SeekableByteChannel ch = store.openRead(name)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException(name + " is " + size + " bytes: too large to send to another rank in one message");
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining() && ch.read(b) >= 0) {
+                // until full or end of file
+            }
+            return b.flip();
+        }
+    }
+
+    /** File names as one message: count, then each name's length and UTF-8 bytes. */
+    static byte[] encodeNames(List<String> names) {
+        List<byte[]> bytes = names.stream().map(n -> n.getBytes(StandardCharsets.UTF_8)).toList();
+        ByteBuffer b = ByteBuffer.allocate(4 + bytes.stream().mapToInt(x -> 4 + x.length).sum()).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(names.size());
+        bytes.forEach(x -> b.putInt(x.length).put(x));
+        return b.array();
+    }
+
+    /** The names {@link #encodeNames} encoded. */
+    static List<String> decodeNames(byte[] message) {
+        ByteBuffer b = ByteBuffer.wrap(message).order(ByteOrder.LITTLE_ENDIAN);
+        int n = b.getInt();
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] x = new byte[b.getInt()];
+            b.get(x);
+            out.add(new String(x, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+}
