@@ -140,6 +140,53 @@ class BlockRecoveryProcessTest {
         assertThat(log()).contains("level 'xor': rebuilt the snapshots of world ranks [1]");
     }
 
+    /**
+     * Node-local stores ({@code DISK_PER_HOST}, three fake hosts, one rank each, one XOR group): the whole job is killed
+     * mid-run and host-1's store deleted (a replaced disk) before the launcher relaunches it; the relaunch rebuilds rank
+     * 1's disk line from the parity in the other hosts' lines, fetched over the group, and ends bit-identical.
+     */
+    @Test
+    void nodeLocalStores_jobKilledAndAHostsStoreDeleted_relaunchRebuildsItsLineFromTheGroup_bitIdentical() throws Exception {
+        moreParams = ", \"MEMORY_SCHEME\": \"xor\", \"ERASURE_K\": 2, \"DISK_PER_HOST\": true";
+        Path host1 = dir.resolve("ckpt").resolve("host-1");
+        CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> {
+            awaitDiskLine(host1.resolve("rank-00001"));
+            for (int rank = 0; rank < 3; rank++) {
+                JobProcesses.rankOf(jobId, rank).ifPresent(p -> JobProcesses.signal(p.pid(), "KILL"));
+            }
+            try {
+                for (int rank = 0; rank < 3; rank++) { // dead before the store goes: nothing writes to it any more
+                    JobProcesses.rankOf(jobId, rank).ifPresent(p -> p.onExit().join());
+                }
+                io.ironloop.Folders.deleteTree(host1);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        LaunchResult r = launch(3, b -> b.fakeHosts(3), "--pace-ms", "10");
+        killer.get(10, TimeUnit.SECONDS);
+        assertThat(r.exitStatus()).as(log()).isZero();
+        assertThat(r.relaunches()).as(log()).isEqualTo(1);
+        assertThat(log()).contains("fetched the disk line files of iteration")
+                .containsPattern("holds block \\d+ in \\S+/host-1: rebuilt world ranks \\[1]' line\\(s\\) of iteration \\d+ from the xor parity of group \\[0, 1, 2]");
+        assertThat(result()).as(log()).isEqualTo("result sha256=" + reference);
+    }
+
+    /** Waits until {@code series} holds a committed disk line, then 0.5 s more. */
+    private static void awaitDiskLine(Path series) {
+        try {
+            for (int i = 0; i < 3000 && !(Files.isDirectory(series) && Files.list(series).anyMatch(f -> f.toString().endsWith(".commit")));
+                    i++) {
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            TimeUnit.MILLISECONDS.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void spare_adoptsTheLostRanksBlocks_bitIdentical() throws Exception {
         LaunchResult r = launch(3, b -> b.spares(1).kill(new Fault.KillAtIteration(0, 61)));
