@@ -102,6 +102,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final Domain<B> domain;
     private final LevelChain chain;
     private final DiskLevel disk;
+    /** Copies the disk lines to the shared and object-store levels (none configured: a no-op), or null without disk lines. */
+    private io.ironloop.core.level.LineReplicator remoteCopies;
     private final BlockSnapshots snapshots;
     private final OnlineRecovery recovery;
     private final RankMetrics metrics;
@@ -199,6 +201,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             this.metrics = rankMetrics;
             protect(iteration);
         } catch (RuntimeException e) {
+            if (remoteCopies != null) {
+                remoteCopies.close();
+            }
             if (copiesReserved != null) {
                 copiesReserved.close();
             }
@@ -249,8 +254,21 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                         sinceStart, Duration.ZERO, bytesWritten));
             }
         };
+        // the remote levels (SHARED_FOLDER, S3_URI) first bring back this rank's lines the store lacks (a replaced disk),
+        // then copy every line the disk level commits
+        Store store = Store.directory(folder);
+        remoteCopies = io.ironloop.runtime.internal.state.RemoteCopies.open(parameters, store, List.of(config.series()),
+                new io.ironloop.core.level.LineReplicator.Listener() {
+                    @Override
+                    public void copied(String level, LineInfo line, Duration took, long bytes) {
+                        events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), level, took, Duration.ZERO,
+                                bytes));
+                    }
+                });
         // every snapshot offered is written: the ScheduledLevel around it decides which are offered
-        return new DiskLevel(Store.directory(folder), config, canonical(settings), 1, durable, parity);
+        DiskLevel level = new DiskLevel(store, config, canonical(settings), 1, remoteCopies.listening(durable), parity);
+        io.ironloop.runtime.internal.state.RemoteCopies.catchUp(remoteCopies, List.of(config.series()));
+        return level;
     }
 
     /**
@@ -597,6 +615,9 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
             }
             chain.close();
         } finally {
+            if (remoteCopies != null) {
+                remoteCopies.close(); // waits for the copies in flight
+            }
             if (copiesReserved != null) {
                 copiesReserved.close();
             }

@@ -119,25 +119,34 @@ class ErasureRecoveryInJvmTest {
     }
 
     @Test
-    void relaunch_nodeLocalStores_aHostsStoreGone_rebuiltFromItsGroupsOtherHosts_twoHostsGone_startsOver() throws Exception {
-        // six ranks on three hosts (0 and 1 on host-0, …), each host its own store FT_FOLDER/host-K; XOR over k = 2
+    void relaunch_nodeLocalStores_aHostsStoreGone_rebuiltFromItsGroupsOtherHosts_twoHostsGone_sharedLevelOrStartOver()
+            throws Exception {
+        // six ranks on three hosts (0 and 1 on host-0, …), each host its own store FT_FOLDER/host-K; XOR over k = 2;
+        // every disk line also copied to a shared directory
         Path folder = dir.resolve("hosts");
+        Path shared = dir.resolve("shared");
         java.util.function.IntFunction<Parameters> onHost = r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
                 .with(BlockKeys.DISK_PER_HOST, true).with(BlockKeys.HOST, "host-" + r / 2);
-        InJvmBlockRuns.run("erasure-hosts-first", onHost, 6, Set.of(), -1, 10, new ArrayList<>(), io.ironloop.group.InJvmCluster::group);
+        InJvmBlockRuns.run("erasure-hosts-first", r -> onHost.apply(r).with(io.ironloop.core.level.LevelKeys.SHARED_FOLDER, shared), 6,
+                Set.of(), -1, 10, new ArrayList<>(), io.ironloop.group.InJvmCluster::group);
         assertThat(folder.resolve("host-1").resolve(StoreCatalog.rankSeries(2))).as("rank 2's lines on its host's store").isDirectory();
         assertThat(folder.resolve("host-0").resolve(StoreCatalog.rankSeries(2))).as("and only there").doesNotExist();
-
+        assertThat(shared.resolve(StoreCatalog.rankSeries(2))).as("and copied to the shared level").isDirectory();
         Path twoGone = copy(folder, dir.resolve("two-gone"));
+        java.util.function.IntFunction<Parameters> twoGoneOnHost = r -> onHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, twoGone);
 
         // host-1's disk replaced: the lines of world ranks 2 and 3 are gone, one member of each group
         removeOnceQuiet(folder.resolve("host-1"));
         assertRelaunched(onHost, "one-host-gone", OptionalLong.of(10));
 
-        // host-1's and host-2's: two members of each XOR group, more than its parity covers: no line to resume from
+        // host-1's and host-2's: two members of each XOR group, more than its parity covers: the shared level has their
+        // lines; without it, no line to resume from
         removeOnceQuiet(twoGone.resolve("host-1"));
         removeOnceQuiet(twoGone.resolve("host-2"));
-        assertRelaunched(r -> onHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, twoGone), "two-hosts-gone", OptionalLong.empty());
+        Path bare = copy(twoGone, dir.resolve("bare"));
+        assertRelaunched(r -> twoGoneOnHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, bare), "two-hosts-gone", OptionalLong.empty());
+        assertRelaunched(r -> twoGoneOnHost.apply(r).with(io.ironloop.core.level.LevelKeys.SHARED_FOLDER, shared), "two-hosts-gone-shared",
+                OptionalLong.of(10));
     }
 
     /** Relaunches ranks with their own parameters; asserts where they resumed and that they ended bit-identical to no loss. */
