@@ -331,12 +331,14 @@ public final class DiskLevel implements Level {
 
     /**
      * What this rank's store holds, for the other ranks of a restart over node-local stores: each committed line's commit
-     * record, blocks and erasure group record (a few bytes per block), to give to {@link #peerCatalogs} on every rank.
+     * record, blocks and erasure group record (a few bytes per block), to give to {@link #peerCatalogs} on every rank;
+     * an empty array when the store holds no line under these settings.
      *
      * @throws IOException if the store cannot be listed
      */
     public byte[] catalog() throws IOException {
-        return PeerLines.encode(localLines());
+        List<PeerLines.Listed> local = localLines();
+        return local.isEmpty() ? new byte[0] : PeerLines.encode(local);
     }
 
     /**

@@ -29,7 +29,10 @@ final class PeerDiskLines {
     private PeerDiskLines() {
     }
 
-    /** Gives every rank every rank's catalog of its store ({@link DiskLevel#peerCatalogs}). Collective. */
+    /**
+     * Gives every rank every rank's catalog of its store ({@link DiskLevel#peerCatalogs}), when some rank's store holds
+     * a line. Collective.
+     */
     static void shareCatalogs(ProcessGroup g, DiskLevel disk) {
         byte[] mine;
         try {
@@ -38,6 +41,12 @@ final class PeerDiskLines {
             LOG.warn("world rank {}: the disk lines in {} cannot be listed for the other ranks: {}", g.worldRank(g.rank()),
                     disk.location(), e.getMessage());
             mine = new byte[0];
+        }
+        disk.forgetPeers();
+        // whether any rank holds a line at all (a fresh start: none), with the agreement that never throws: a start
+        // makes no exchange, and so no group operation that a rank dying then would fail
+        if (g.agree(mine.length == 0 ? 1 : 0) != 0) {
+            return;
         }
         byte[][] all = g.allgather(mine);
         try {
