@@ -149,6 +149,23 @@ class ErasureRecoveryInJvmTest {
                 OptionalLong.of(10));
     }
 
+    @Test
+    void nodeLocalStores_twoLossesInOneGroup_rollBackToDiskLinesFetchedFromTheirHosts() throws Exception {
+        // as above, three hosts of two ranks with their own stores; world ranks 2 (host-1) and 4 (host-2) die together:
+        // group {0, 2, 4} lost two members, so every survivor rolls back to disk, and the lost ranks' lines, on host-1
+        // and host-2, reach their blocks' new owners from the survivors there (3 and 5)
+        Path folder = dir.resolve("hosts");
+        List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> lines = InJvmBlockRuns.run("erasure-hosts-online", r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
+                .with(BlockKeys.DISK_PER_HOST, true).with(BlockKeys.HOST, "host-" + r / 2), 6, Set.of(2, 4), 10, STEPS, events,
+                io.ironloop.group.InJvmCluster::group);
+        for (int r = 0; r < 6; r++) {
+            assertThat(lines.get(r)).as("world rank %d", r).isEqualTo(r == 2 || r == 4 ? "crashed" : expected);
+        }
+        assertThat(events).filteredOn(e -> e instanceof RuntimeEvent.RecoveredOnline).singleElement()
+                .satisfies(e -> assertThat(((RuntimeEvent.RecoveredOnline) e).source()).isEqualTo(RuntimeEvent.RecoverySource.DISK));
+    }
+
     /** Relaunches ranks with their own parameters; asserts where they resumed and that they ended bit-identical to no loss. */
     private static void assertRelaunched(java.util.function.IntFunction<Parameters> parametersOf, String name, OptionalLong resumedAt)
             throws Exception {
