@@ -95,13 +95,17 @@ class BlockRecoveryProcessTest {
 
     /** Waits until the ranks have written their first disk line (the loop runs), then 1.5 s more (about 75 paced steps). */
     private void midRun() {
-        Path series = dir.resolve("ckpt").resolve("rank-00003");
+        awaitDiskLine(dir.resolve("ckpt").resolve("rank-00003"), 1500);
+    }
+
+    /** Waits until {@code series} holds a committed disk line, then {@code thenMillis} more. */
+    private static void awaitDiskLine(Path series, long thenMillis) {
         try {
             for (int i = 0; i < 3000 && !(Files.isDirectory(series) && Files.list(series).anyMatch(f -> f.toString().endsWith(".commit")));
                     i++) {
                 TimeUnit.MILLISECONDS.sleep(20);
             }
-            TimeUnit.MILLISECONDS.sleep(1500);
+            TimeUnit.MILLISECONDS.sleep(thenMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException e) {
@@ -150,7 +154,7 @@ class BlockRecoveryProcessTest {
         moreParams = ", \"MEMORY_SCHEME\": \"xor\", \"ERASURE_K\": 2, \"DISK_PER_HOST\": true";
         Path host1 = dir.resolve("ckpt").resolve("host-1");
         CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> {
-            awaitDiskLine(host1.resolve("rank-00001"));
+            awaitDiskLine(host1.resolve("rank-00001"), 500);
             for (int rank = 0; rank < 3; rank++) {
                 JobProcesses.rankOf(jobId, rank).ifPresent(p -> JobProcesses.signal(p.pid(), "KILL"));
             }
@@ -170,21 +174,6 @@ class BlockRecoveryProcessTest {
         assertThat(log()).contains("fetched the disk line files of iteration")
                 .containsPattern("holds block \\d+ in \\S+/host-1: rebuilt world ranks \\[1]' line\\(s\\) of iteration \\d+ from the xor parity of group \\[0, 1, 2]");
         assertThat(result()).as(log()).isEqualTo("result sha256=" + reference);
-    }
-
-    /** Waits until {@code series} holds a committed disk line, then 0.5 s more. */
-    private static void awaitDiskLine(Path series) {
-        try {
-            for (int i = 0; i < 3000 && !(Files.isDirectory(series) && Files.list(series).anyMatch(f -> f.toString().endsWith(".commit")));
-                    i++) {
-                TimeUnit.MILLISECONDS.sleep(20);
-            }
-            TimeUnit.MILLISECONDS.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     @Test

@@ -98,7 +98,7 @@ public final class DiskLevel implements Level {
         return blockId == Snapshot.LOOP_STATE ? LOOP_STATE_ENTRY : "block-" + blockId;
     }
 
-    private static OptionalLong blockOf(String entry) {
+    static OptionalLong blockOf(String entry) {
         if (entry.equals(LOOP_STATE_ENTRY)) {
             return OptionalLong.of(Snapshot.LOOP_STATE);
         }
@@ -219,62 +219,19 @@ public final class DiskLevel implements Level {
         }
     }
 
-    /** One iteration's committed lines under these settings: which line holds each block, each rank's line and parity. */
-    private record Held(Map<Long, LineInfo> blocks, Map<Integer, LineInfo> ranks, Map<Integer, ParityRecord> parity) {
-        Held() {
-            this(new HashMap<>(), new HashMap<>(), new HashMap<>());
-        }
-
-        /**
-         * The blocks of the ranks whose lines are missing that the parity of their groups can rebuild: by world rank,
-         * for each group that lost at least one and at most its parity shares' worth of members' lines.
-         */
-        Map<Integer, ParityRecord> rebuildable() {
-            return ParityRecord.rebuildable(parity.values(), ranks.keySet());
-        }
-
-        /** Why this iteration is not restorable: the blocks missing and the groups that lost more lines than their parity covers. */
-        String gap(int blockCount) {
-            Set<Long> restorable = restorable();
-            List<Long> missing = java.util.stream.LongStream.range(-1, blockCount).filter(id -> !restorable.contains(id)).boxed().toList();
-            StringBuilder why = new StringBuilder("blocks ").append(missing.size() <= 8 ? missing : missing.subList(0, 8) + "…")
-                    .append(" are in no line");
-            Set<List<Integer>> seen = new HashSet<>();
-            for (ParityRecord group : parity.values()) {
-                List<Integer> lost = group.members().stream().filter(w -> !ranks.containsKey(w)).toList();
-                if (seen.add(group.members()) && lost.size() > group.parityShards()) {
-                    why.append("; the ").append(group.code()).append(" group ").append(group.members())
-                            .append(" lost the lines of world ranks ")
-                            .append(lost).append(", more than its ").append(group.parityShards()).append(" parity share(s) cover");
-                }
-            }
-            if (parity.isEmpty()) {
-                why.append(" and no line carries erasure parity");
-            }
-            return why.toString();
-        }
-
-        /** Every block held by a line or rebuildable from parity. */
-        Set<Long> restorable() {
-            Set<Long> all = new HashSet<>(blocks.keySet());
-            rebuildable().forEach((w, group) -> Arrays.stream(group.blocksOf(w)).forEach(all::add));
-            return all;
-        }
-    }
-
     /**
      * For every iteration with committed lines under these settings, what they hold over all ranks: this store's lines
      * and those the other ranks' catalogs list ({@link #peerCatalogs}).
      */
-    private TreeMap<Long, Held> lines() throws IOException {
+    private TreeMap<Long, IterationLines> lines() throws IOException {
         List<PeerLines.Listed> local = localLines();
         Set<String> names = new HashSet<>();
         local.forEach(l -> names.add(l.line().dataFile()));
         List<PeerLines.Listed> all = new java.util.ArrayList<>(local);
         all.addAll(peers.missingFrom(names));
-        TreeMap<Long, Held> byIteration = new TreeMap<>();
+        TreeMap<Long, IterationLines> byIteration = new TreeMap<>();
         for (PeerLines.Listed l : all) {
-            Held held = byIteration.computeIfAbsent(l.line().iteration(), k -> new Held());
+            IterationLines held = byIteration.computeIfAbsent(l.line().iteration(), k -> new IterationLines());
             held.ranks().put(l.rank(), l.line());
             for (long id : l.blocks()) {
                 held.blocks().putIfAbsent(id, l.line());
@@ -290,43 +247,9 @@ public final class DiskLevel implements Level {
         return byIteration;
     }
 
-    /** This store's committed lines of every rank's series under these settings: the blocks each holds and its group record. */
+    /** This store's committed lines of every rank's series under these settings. */
     private List<PeerLines.Listed> localLines() throws IOException {
-        String fingerprint = engine.settingsFingerprint();
-        StoreCatalog catalog = StoreCatalog.of(store);
-        List<PeerLines.Listed> out = new java.util.ArrayList<>();
-        for (String series : catalog.series()) {
-            int rank = StoreCatalog.rankOf(series);
-            if (rank < 0) {
-                continue;
-            }
-            for (LineInfo line : catalog.lines(series)) {
-                if (!line.settingsFingerprint().equals(fingerprint)) {
-                    continue;
-                }
-                try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
-                    CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
-                    LineIdentity.check(line, reader.manifest());
-                    List<Long> blocks = new java.util.ArrayList<>();
-                    for (EntryDescriptor d : reader.manifest().entries()) {
-                        blockOf(d.name()).ifPresent(blocks::add);
-                    }
-                    ByteBuffer parity = ByteBuffer.allocate(0);
-                    Optional<EntryDescriptor> group = reader.manifest().entry(ParityRecord.GROUP_ENTRY);
-                    if (group.isPresent()) {
-                        try {
-                            parity = EntryStream.readNew(reader, line.dataFile(), group.get());
-                        } catch (IOException | RuntimeException e) {
-                            LOG.warn("the erasure parity of disk line {} cannot be read, not used: {}", line.dataFile(), e.getMessage());
-                        }
-                    }
-                    out.add(new PeerLines.Listed(rank, line, blocks.stream().mapToLong(Long::longValue).toArray(), parity));
-                } catch (IOException | RuntimeException e) {
-                    LOG.warn("disk line {} cannot be read, skipped: {}", line.dataFile(), e.getMessage());
-                }
-            }
-        }
-        return out;
+        return PeerLines.list(store, engine.settingsFingerprint());
     }
 
     /**
@@ -368,7 +291,7 @@ public final class DiskLevel implements Level {
      * @return by rank of the current group, the encoded request; empty when this store has everything
      */
     public Map<Integer, byte[]> requests(Collection<Long> blocks, long iteration, boolean wholeGroups) throws IOException {
-        Held held = lines().get(iteration);
+        IterationLines held = lines().get(iteration);
         if (held == null) {
             return Map.of();
         }
@@ -429,7 +352,7 @@ public final class DiskLevel implements Level {
 
     /** {@link #newestComplete(int)} among the iterations before {@code below}. */
     public OptionalLong newestComplete(int blockCount, long below) throws IOException {
-        TreeMap<Long, Held> all = lines();
+        TreeMap<Long, IterationLines> all = lines();
         for (Long it : all.headMap(below, false).descendingKeySet()) {
             Set<Long> held = all.get(it).restorable();
             if (held.contains(Snapshot.LOOP_STATE) && held.stream().filter(id -> id >= 0 && id < blockCount).count() == blockCount) {
@@ -463,7 +386,7 @@ public final class DiskLevel implements Level {
 
     @Override
     public Optional<BlockImage> read(long blockId, long iteration) throws IOException {
-        Held held = lines().get(iteration);
+        IterationLines held = lines().get(iteration);
         if (held == null || !held.restorable().contains(blockId)) {
             return Optional.empty();
         }
@@ -492,10 +415,10 @@ public final class DiskLevel implements Level {
      * @throws IronloopException naming the block and why, when neither its line nor a rebuild gives it
      */
     public Map<Long, BlockImage> readAll(Collection<Long> blocks, long iteration) throws IOException {
-        return readAll(lines().getOrDefault(iteration, new Held()), blocks, iteration);
+        return readAll(lines().getOrDefault(iteration, new IterationLines()), blocks, iteration);
     }
 
-    private Map<Long, BlockImage> readAll(Held held, Collection<Long> blocks, long iteration) throws IOException {
+    private Map<Long, BlockImage> readAll(IterationLines held, Collection<Long> blocks, long iteration) throws IOException {
         Map<Long, BlockImage> out = new HashMap<>();
         Set<Integer> damaged = new HashSet<>();
         Map<Integer, Snapshot> rebuilt = new HashMap<>();
@@ -520,7 +443,7 @@ public final class DiskLevel implements Level {
     }
 
     /** Block {@code id} from the rebuilt snapshot of the rank whose line held it; rebuilds that rank's snapshot first. */
-    private BlockImage rebuiltImage(Held held, long id, Set<Integer> damaged, Map<Integer, Snapshot> rebuilt, String why) {
+    private BlockImage rebuiltImage(IterationLines held, long id, Set<Integer> damaged, Map<Integer, Snapshot> rebuilt, String why) {
         Optional<BlockImage> done = imageIn(rebuilt, id);
         if (done.isPresent()) {
             return done.get();

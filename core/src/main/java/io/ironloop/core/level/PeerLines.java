@@ -2,7 +2,13 @@ package io.ironloop.core.level;
 
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
+import io.ironloop.core.StoreCatalog;
 import io.ironloop.core.internal.CommitRecord;
+import io.ironloop.core.internal.EntryStream;
+import io.ironloop.core.internal.LineIdentity;
+import io.ironloop.format.CheckpointReader;
+import io.ironloop.format.EntryDescriptor;
+import java.util.Optional;
 import io.ironloop.core.internal.LineCatalog;
 import io.ironloop.format.CorruptCheckpointException;
 import java.io.IOException;
@@ -32,6 +38,7 @@ import java.util.TreeSet;
  * <p>Not thread-safe: the restart's one thread.
  */
 final class PeerLines {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PeerLines.class);
     private static final int MAGIC = 0x4C50_4C49; // "ILPL" read little-endian
 
     /**
@@ -106,6 +113,44 @@ final class PeerLines {
             }
             throw new CorruptCheckpointException(where, 0, "truncated or malformed catalog: " + e, e);
         }
+    }
+
+    /** The committed lines of every rank's series in {@code store} under settings {@code fingerprint}: each one's blocks and group record. */
+    static List<Listed> list(Store store, String fingerprint) throws IOException {
+        StoreCatalog catalog = StoreCatalog.of(store);
+        List<Listed> out = new java.util.ArrayList<>();
+        for (String series : catalog.series()) {
+            int rank = StoreCatalog.rankOf(series);
+            if (rank < 0) {
+                continue;
+            }
+            for (LineInfo line : catalog.lines(series)) {
+                if (!line.settingsFingerprint().equals(fingerprint)) {
+                    continue;
+                }
+                try (SeekableByteChannel ch = store.openRead(line.dataFile())) {
+                    CheckpointReader reader = CheckpointReader.open(ch, line.dataFile(), store::openRead);
+                    LineIdentity.check(line, reader.manifest());
+                    List<Long> blocks = new java.util.ArrayList<>();
+                    for (EntryDescriptor d : reader.manifest().entries()) {
+                        DiskLevel.blockOf(d.name()).ifPresent(blocks::add);
+                    }
+                    ByteBuffer parity = ByteBuffer.allocate(0);
+                    Optional<EntryDescriptor> group = reader.manifest().entry(ParityRecord.GROUP_ENTRY);
+                    if (group.isPresent()) {
+                        try {
+                            parity = EntryStream.readNew(reader, line.dataFile(), group.get());
+                        } catch (IOException | RuntimeException e) {
+                            LOG.warn("the erasure parity of disk line {} cannot be read, not used: {}", line.dataFile(), e.getMessage());
+                        }
+                    }
+                    out.add(new Listed(rank, line, blocks.stream().mapToLong(Long::longValue).toArray(), parity));
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("disk line {} cannot be read, skipped: {}", line.dataFile(), e.getMessage());
+                }
+            }
+        }
+        return out;
     }
 
     /** Forgets what was learnt and fetched before: the other ranks' catalogs are exchanged anew. */
