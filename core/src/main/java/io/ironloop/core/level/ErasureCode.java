@@ -37,21 +37,11 @@ public final class ErasureCode {
     private final int k;
     private final int m;
     private final int[][] parity;
-    /** Per data shard, the highest bit set in any of its coefficients: how many doublings {@link #encode} needs. */
-    private final int[] topBit;
 
     private ErasureCode(int k, int m, int[][] parity) {
         this.k = k;
         this.m = m;
         this.parity = parity;
-        this.topBit = new int[k];
-        for (int j = 0; j < k; j++) {
-            int all = 0;
-            for (int[] row : parity) {
-                all |= row[j];
-            }
-            topBit[j] = Math.max(0, 31 - Integer.numberOfLeadingZeros(all));
-        }
     }
 
     /**
@@ -228,78 +218,16 @@ public final class ErasureCode {
 
     /**
      * Encodes bytes {@code [off, off + len)} of the k {@code data} shards into the m {@code parity} shards
-     * (overwritten): parity shard i is the sum over j of {@code coefficient(i, j) · data[j]}, the same as
-     * {@link #multiplyAdd} of every coefficient into zeroed shards, but computed block by block: a data block's
-     * multiples x·2^t are formed once and shared by the m parity rows (whose coefficients only pick which of them
-     * to add), and the m parity blocks are summed in a small buffer and stored once.
+     * (overwritten): parity shard i is the sum over j of {@code coefficient(i, j) · data[j]}, computed row by row with
+     * {@link #multiplyAdd}, whose coefficient-1 loop the JIT vectorizes and whose other coefficients keep a block's eight
+     * planes in registers — about twice the speed of forming each data block's multiples once for all rows in memory
+     * (RS(2, 2), RS(4, 2), RS(8, 4) in CPU time, `ErasureCpuBench`).
      */
     public void encode(byte[][] data, byte[][] parityShards, int off, int len) {
-        int blocks = len / BLOCK;
-        long[] multiples = new long[8 * 8]; // x·2^t, plane r at [8t + r]
-        long[] sums = new long[m * 8];
-        for (int b = 0; b < blocks; b++) {
-            int at = off + b * BLOCK;
-            Arrays.fill(sums, 0);
+        for (int i = 0; i < m; i++) {
+            Arrays.fill(parityShards[i], off, off + len, (byte) 0);
             for (int j = 0; j < k; j++) {
-                byte[] src = data[j];
-                long x0 = (long) LONGS.get(src, at);
-                long x1 = (long) LONGS.get(src, at + 8);
-                long x2 = (long) LONGS.get(src, at + 16);
-                long x3 = (long) LONGS.get(src, at + 24);
-                long x4 = (long) LONGS.get(src, at + 32);
-                long x5 = (long) LONGS.get(src, at + 40);
-                long x6 = (long) LONGS.get(src, at + 48);
-                long x7 = (long) LONGS.get(src, at + 56);
-                for (int t = 0, q = 0; ; t++, q += 8) {
-                    multiples[q] = x0;
-                    multiples[q + 1] = x1;
-                    multiples[q + 2] = x2;
-                    multiples[q + 3] = x3;
-                    multiples[q + 4] = x4;
-                    multiples[q + 5] = x5;
-                    multiples[q + 6] = x6;
-                    multiples[q + 7] = x7;
-                    if (t == topBit[j]) {
-                        break;
-                    }
-                    long h = x7; // x·2, as in multiplyAdd
-                    x7 = x6;
-                    x6 = x5;
-                    x5 = x4;
-                    x4 = x3 ^ h;
-                    x3 = x2 ^ h;
-                    x2 = x1 ^ h;
-                    x1 = x0;
-                    x0 = h;
-                }
-                for (int i = 0; i < m; i++) {
-                    int a = i * 8;
-                    for (int bits = parity[i][j], q = 0; bits != 0; bits >>>= 1, q += 8) {
-                        if ((bits & 1) != 0) {
-                            sums[a] ^= multiples[q];
-                            sums[a + 1] ^= multiples[q + 1];
-                            sums[a + 2] ^= multiples[q + 2];
-                            sums[a + 3] ^= multiples[q + 3];
-                            sums[a + 4] ^= multiples[q + 4];
-                            sums[a + 5] ^= multiples[q + 5];
-                            sums[a + 6] ^= multiples[q + 6];
-                            sums[a + 7] ^= multiples[q + 7];
-                        }
-                    }
-                }
-            }
-            for (int i = 0; i < m; i++) {
-                byte[] dst = parityShards[i];
-                for (int r = 0; r < 8; r++) {
-                    LONGS.set(dst, at + 8 * r, sums[i * 8 + r]);
-                }
-            }
-        }
-        int tail = off + blocks * BLOCK;
-        for (int i = 0; i < m; i++) { // the tail, shorter than a block: byte symbols
-            Arrays.fill(parityShards[i], tail, off + len, (byte) 0);
-            for (int j = 0; j < k; j++) {
-                multiplyAdd(parity[i][j], data[j], tail, parityShards[i], tail, off + len - tail);
+                multiplyAdd(parity[i][j], data[j], off, parityShards[i], off, len);
             }
         }
     }
