@@ -205,8 +205,18 @@ final class PeerLines {
         return store.listFiles(name.substring(0, name.indexOf('/'))).contains(name);
     }
 
-    /** Keeps a file fetched from another rank, in memory. */
+    /**
+     * Keeps a file fetched from another rank, in memory; a line's data file only with the size its commit record states
+     * (its chunks are checked when read).
+     *
+     * @throws CorruptCheckpointException when a data file arrived with another size
+     */
     void put(String name, ByteBuffer bytes) throws IOException {
+        Remote r = remote.get(name);
+        if (r != null && r.listed().line().dataBytes() != bytes.remaining()) {
+            throw new CorruptCheckpointException(name, Math.min(bytes.remaining(), r.listed().line().dataBytes()), "arrived with "
+                    + bytes.remaining() + " bytes from rank " + r.holder() + " but its commit record says " + r.listed().line().dataBytes());
+        }
         try (Store.PendingFile f = fetched.create(name)) {
             while (bytes.hasRemaining()) {
                 f.channel().write(bytes);
