@@ -85,7 +85,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Determinism: a step must depend only on the blocks' state and the iteration; halos are routed and
  * {@link StepContext#sum} adds in block order whoever owns the blocks, so a run with losses ends
- * bit-identical to one without. A relaunched job resumes from the newest complete disk line.
+ * bit-identical to one without. A relaunched job resumes from the newest complete disk line: over every rank's store
+ * (one shared folder, or each host's own disk, {@code DISK_PER_HOST}), with the lines a store lacks brought back from
+ * the shared and object-store levels ({@code SHARED_FOLDER}, {@code S3_URI}) or rebuilt from the erasure parity in
+ * the other members' lines.
  *
  * <p>Threading: one application thread. Collective: every rank calls the same methods in the same order.
  *
