@@ -22,6 +22,7 @@ import io.ironloop.core.level.ErasureLevel;
 import io.ironloop.core.level.ScheduledLevel;
 import io.ironloop.core.level.Level;
 import io.ironloop.core.level.LevelChain;
+import io.ironloop.core.level.LineReplicator;
 import io.ironloop.core.level.PartnerLevel;
 import io.ironloop.core.level.Placement;
 import io.ironloop.core.level.SelfMemoryLevel;
@@ -43,6 +44,7 @@ import io.ironloop.runtime.internal.blocks.HaloExchange;
 import io.ironloop.runtime.internal.blocks.Ownership;
 import io.ironloop.runtime.internal.metrics.RankMetrics;
 import io.ironloop.runtime.internal.state.RankInputs;
+import io.ironloop.runtime.internal.state.RemoteCopies;
 import io.ironloop.runtime.recovery.OnlineRecovery;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -106,7 +108,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
     private final LevelChain chain;
     private final DiskLevel disk;
     /** Copies the disk lines to the shared and object-store levels (none configured: a no-op), or null without disk lines. */
-    private io.ironloop.core.level.LineReplicator remoteCopies;
+    private LineReplicator remoteCopies;
     private final BlockSnapshots snapshots;
     private final OnlineRecovery recovery;
     private final RankMetrics metrics;
@@ -260,8 +262,8 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         // the remote levels (SHARED_FOLDER, S3_URI) first bring back this rank's lines the store lacks (a replaced disk),
         // then copy every line the disk level commits
         Store store = Store.directory(folder);
-        remoteCopies = io.ironloop.runtime.internal.state.RemoteCopies.open(parameters, store, List.of(config.series()),
-                new io.ironloop.core.level.LineReplicator.Listener() {
+        remoteCopies = RemoteCopies.open(parameters, store, List.of(config.series()),
+                new LineReplicator.Listener() {
                     @Override
                     public void copied(String level, LineInfo line, Duration took, long bytes) {
                         events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), level, took, Duration.ZERO,
@@ -270,7 +272,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                 });
         // every snapshot offered is written: the ScheduledLevel around it decides which are offered
         DiskLevel level = new DiskLevel(store, config, canonical(settings), 1, remoteCopies.listening(durable), parity);
-        io.ironloop.runtime.internal.state.RemoteCopies.catchUp(remoteCopies, List.of(config.series()));
+        RemoteCopies.catchUp(remoteCopies, List.of(config.series()));
         return level;
     }
 

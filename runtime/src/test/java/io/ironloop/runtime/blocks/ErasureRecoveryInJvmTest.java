@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ironloop.config.Parameters;
 import io.ironloop.runtime.event.RuntimeEvent;
+import io.ironloop.core.EngineKeys;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
+import io.ironloop.core.level.LevelKeys;
 import io.ironloop.core.level.ParityRecord;
+import io.ironloop.group.InJvmCluster;
 import io.ironloop.format.CheckpointReader;
 import io.ironloop.format.ChunkDescriptor;
 import java.io.IOException;
@@ -20,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +47,7 @@ class ErasureRecoveryInJvmTest {
     private static Parameters parameters(BlockKeys.MemoryScheme scheme, long diskEvery, Path folder) {
         return Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(4)).with(BlockKeys.DISK_EVERY, diskEvery == 0 ? Schedule.never() : Schedule.every(diskEvery))
                 .with(BlockKeys.MEMORY_SCHEME, scheme).with(BlockKeys.ERASURE_K, 2L).with(BlockKeys.ERASURE_M, 2L)
-                .with(io.ironloop.core.EngineKeys.FT_FOLDER, folder);
+                .with(EngineKeys.FT_FOLDER, folder);
     }
 
     /** Runs with {@code crashed} dying at iteration 10; asserts every survivor ends bit-identical to no loss, recovered from {@code source}. */
@@ -125,15 +129,15 @@ class ErasureRecoveryInJvmTest {
         // every disk line also copied to a shared directory
         Path folder = dir.resolve("hosts");
         Path shared = dir.resolve("shared");
-        java.util.function.IntFunction<Parameters> onHost = r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
+        IntFunction<Parameters> onHost = r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
                 .with(BlockKeys.DISK_PER_HOST, true).with(BlockKeys.HOST, "host-" + r / 2);
-        InJvmBlockRuns.run("erasure-hosts-first", r -> onHost.apply(r).with(io.ironloop.core.level.LevelKeys.SHARED_FOLDER, shared), 6,
-                Set.of(), -1, 10, new ArrayList<>(), io.ironloop.group.InJvmCluster::group);
+        InJvmBlockRuns.run("erasure-hosts-first", r -> onHost.apply(r).with(LevelKeys.SHARED_FOLDER, shared), 6,
+                Set.of(), -1, 10, new ArrayList<>(), InJvmCluster::group);
         assertThat(folder.resolve("host-1").resolve(StoreCatalog.rankSeries(2))).as("rank 2's lines on its host's store").isDirectory();
         assertThat(folder.resolve("host-0").resolve(StoreCatalog.rankSeries(2))).as("and only there").doesNotExist();
         assertThat(shared.resolve(StoreCatalog.rankSeries(2))).as("and copied to the shared level").isDirectory();
         Path twoGone = copy(folder, dir.resolve("two-gone"));
-        java.util.function.IntFunction<Parameters> twoGoneOnHost = r -> onHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, twoGone);
+        IntFunction<Parameters> twoGoneOnHost = r -> onHost.apply(r).with(EngineKeys.FT_FOLDER, twoGone);
 
         // host-1's disk replaced: the lines of world ranks 2 and 3 are gone, one member of each group
         removeOnceQuiet(folder.resolve("host-1"));
@@ -144,8 +148,8 @@ class ErasureRecoveryInJvmTest {
         removeOnceQuiet(twoGone.resolve("host-1"));
         removeOnceQuiet(twoGone.resolve("host-2"));
         Path bare = copy(twoGone, dir.resolve("bare"));
-        assertRelaunched(r -> twoGoneOnHost.apply(r).with(io.ironloop.core.EngineKeys.FT_FOLDER, bare), "two-hosts-gone", OptionalLong.empty());
-        assertRelaunched(r -> twoGoneOnHost.apply(r).with(io.ironloop.core.level.LevelKeys.SHARED_FOLDER, shared), "two-hosts-gone-shared",
+        assertRelaunched(r -> twoGoneOnHost.apply(r).with(EngineKeys.FT_FOLDER, bare), "two-hosts-gone", OptionalLong.empty());
+        assertRelaunched(r -> twoGoneOnHost.apply(r).with(LevelKeys.SHARED_FOLDER, shared), "two-hosts-gone-shared",
                 OptionalLong.of(10));
     }
 
@@ -158,7 +162,7 @@ class ErasureRecoveryInJvmTest {
         List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
         List<String> lines = InJvmBlockRuns.run("erasure-hosts-online", r -> parameters(BlockKeys.MemoryScheme.XOR, 1, folder)
                 .with(BlockKeys.DISK_PER_HOST, true).with(BlockKeys.HOST, "host-" + r / 2), 6, Set.of(2, 4), 10, STEPS, events,
-                io.ironloop.group.InJvmCluster::group);
+                InJvmCluster::group);
         for (int r = 0; r < 6; r++) {
             assertThat(lines.get(r)).as("world rank %d", r).isEqualTo(r == 2 || r == 4 ? "crashed" : expected);
         }
@@ -167,11 +171,11 @@ class ErasureRecoveryInJvmTest {
     }
 
     /** Relaunches ranks with their own parameters; asserts where they resumed and that they ended bit-identical to no loss. */
-    private static void assertRelaunched(java.util.function.IntFunction<Parameters> parametersOf, String name, OptionalLong resumedAt)
+    private static void assertRelaunched(IntFunction<Parameters> parametersOf, String name, OptionalLong resumedAt)
             throws Exception {
         List<RuntimeEvent> events = Collections.synchronizedList(new ArrayList<>());
         List<String> lines = InJvmBlockRuns.run("erasure-relaunch-" + name, parametersOf, 6, Set.of(), -1, STEPS, events,
-                io.ironloop.group.InJvmCluster::group);
+                InJvmCluster::group);
         assertThat(events.stream().filter(e -> e instanceof RuntimeEvent.Restored).mapToLong(e -> ((RuntimeEvent.Restored) e).iteration())
                 .boxed().toList()).as(name).isEqualTo(resumedAt.stream().boxed().toList());
         assertThat(lines).containsOnly(expected.replace("recoveries=1", "recoveries=0"));
