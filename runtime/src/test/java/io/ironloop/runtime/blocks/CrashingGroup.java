@@ -2,9 +2,7 @@ package io.ironloop.runtime.blocks;
 
 import io.ironloop.group.InJvmCluster;
 import io.ironloop.group.ProcessGroup;
-import io.ironloop.group.ReduceOp;
-import io.ironloop.group.ShrinkResult;
-import java.util.Set;
+import io.ironloop.runtime.testing.ForwardingGroup;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -14,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * damage what it sends with one tag (a byte flipped in every message longer than a header), as a bad link or
  * bad memory would.
  */
-final class CrashingGroup implements ProcessGroup {
+final class CrashingGroup extends ForwardingGroup {
     /** The death of the member's thread. */
     static final class Crashed extends RuntimeException {
         Crashed() {
@@ -22,7 +20,6 @@ final class CrashingGroup implements ProcessGroup {
         }
     }
 
-    private final ProcessGroup g;
     private final InJvmCluster cluster;
     private final AtomicInteger ops;
     private final int crashAt;
@@ -38,7 +35,7 @@ final class CrashingGroup implements ProcessGroup {
     }
 
     private CrashingGroup(ProcessGroup g, InJvmCluster cluster, AtomicInteger ops, int crashAt, int damagedTag) {
-        this.g = g;
+        super(g);
         this.cluster = cluster;
         this.ops = ops;
         this.crashAt = crashAt;
@@ -46,10 +43,11 @@ final class CrashingGroup implements ProcessGroup {
     }
 
     /** Once crashed, every thread of the member (the loop's, the partner sender's) stops at its next operation, as in a dead process. */
-    private void tick() {
+    @Override
+    protected void beforeOperation() {
         int n = ops.incrementAndGet();
         if (n == crashAt) {
-            cluster.crash(g.worldRank(g.rank()));
+            cluster.crash(worldRank(rank()));
         }
         if (n >= crashAt) {
             throw new Crashed();
@@ -57,133 +55,17 @@ final class CrashingGroup implements ProcessGroup {
     }
 
     @Override
-    public int rank() {
-        return g.rank();
-    }
-
-    @Override
-    public int size() {
-        return g.size();
-    }
-
-    @Override
-    public String jobId() {
-        return g.jobId();
-    }
-
-    @Override
-    public int worldRank(int rank) {
-        return g.worldRank(rank);
-    }
-
-    @Override
-    public int leader() {
-        return g.leader();
-    }
-
-    @Override
-    public Set<Integer> failedRanks() {
-        return g.failedRanks();
-    }
-
-    @Override
-    public void barrier() {
-        tick();
-        g.barrier();
-    }
-
-    @Override
-    public byte[] broadcast(byte[] data, int root) {
-        tick();
-        return g.broadcast(data, root);
-    }
-
-    @Override
-    public double[] broadcast(double[] data, int root) {
-        tick();
-        return g.broadcast(data, root);
-    }
-
-    @Override
-    public long[] broadcast(long[] data, int root) {
-        tick();
-        return g.broadcast(data, root);
-    }
-
-    @Override
-    public double[] allreduce(double[] values, ReduceOp op) {
-        tick();
-        return g.allreduce(values, op);
-    }
-
-    @Override
-    public long[] allreduce(long[] values, ReduceOp op) {
-        tick();
-        return g.allreduce(values, op);
-    }
-
-    @Override
-    public int[] allreduce(int[] values, ReduceOp op) {
-        tick();
-        return g.allreduce(values, op);
-    }
-
-    @Override
-    public byte[][] gather(byte[] data, int root) {
-        tick();
-        return g.gather(data, root);
-    }
-
-    @Override
-    public byte[][] allgather(byte[] data) {
-        tick();
-        return g.allgather(data);
-    }
-
-    @Override
     public void send(int dest, int tag, byte[] data) {
-        tick();
         if (tag == damagedTag && data.length > 16) {
             byte[] bad = data.clone();
             bad[bad.length / 2] ^= 0x10;
             data = bad;
         }
-        g.send(dest, tag, data);
+        super.send(dest, tag, data);
     }
 
     @Override
-    public void send(int dest, int tag, double[] data) {
-        tick();
-        g.send(dest, tag, data);
-    }
-
-    @Override
-    public byte[] receive(int source, int tag) {
-        tick();
-        return g.receive(source, tag);
-    }
-
-    @Override
-    public double[] receiveDoubles(int source, int tag) {
-        tick();
-        return g.receiveDoubles(source, tag);
-    }
-
-    @Override
-    public long agree(long value) {
-        tick();
-        return g.agree(value);
-    }
-
-    @Override
-    public ShrinkResult shrink() {
-        tick();
-        ShrinkResult s = g.shrink();
-        return new ShrinkResult(new CrashingGroup(s.group(), cluster, ops, crashAt, damagedTag), s.oldToNew());
-    }
-
-    @Override
-    public void close() {
-        g.close();
+    protected ProcessGroup wrap(ProcessGroup shrunk) {
+        return new CrashingGroup(shrunk, cluster, ops, crashAt, damagedTag);
     }
 }
