@@ -22,19 +22,27 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@code ironloop demo}: real rank JVMs under the launcher for the verdict, and its refusals without any. */
+/**
+ * {@code ironloop demo}: real rank JVMs under the launcher for the verdict, and its refusals without any. The fwi
+ * runs on 2 ranks at the test size share one failure-free reference: the kill test runs first and makes it (a
+ * separate complete run, which it checks), the default-plan tests then find it in the shared cache.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DemoCommandTest {
     private static final String VERDICT = "bit-identical to failure-free run: yes \\(reference sha256=([0-9a-f]{64})\\)";
 
     @TempDir
     Path dir;
 
-    /** The reference result, computed once for the runs of the same app and size. */
+    /** The reference result, computed once for the fwi runs on 2 ranks at the test size (by the first of them). */
     @TempDir
     static Path sharedCache;
 
@@ -59,8 +67,9 @@ class DemoCommandTest {
     }
 
     @Test
+    @Order(1)
     void demo_fwiTestSizeWithKillMinus9_timelineAndYesVerdictAndCachedReference() throws Exception {
-        Path cache = dir.resolve("cache");
+        Path cache = sharedCache;
 
         int status = demo("fwi", "--size", "test", "--ranks", "2", "--fail", "1@3", "--cache-dir", cache.toString());
 
@@ -94,6 +103,7 @@ class DemoCommandTest {
 
     @ParameterizedTest
     @EnumSource(Machine.class)
+    @Order(2)
     void demo_defaultFaultPlan_everyFaultFiresOnAFastOrLoadedMachine(Machine machine) throws Exception {
         List<Thread> burners = new ArrayList<>();
         AtomicBoolean burning = new AtomicBoolean(true);
