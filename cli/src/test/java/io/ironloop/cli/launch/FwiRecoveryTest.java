@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -109,13 +110,18 @@ class FwiRecoveryTest {
         int expected = 0;
         long round = -1;
         Run first = null;
-        // Rank 0 is slow, so the others finish their shots early in every round and a SIGTERM almost always finds
-        // finished shots of the open round. A SIGTERM during start-up (a very loaded machine) saves none: then
-        // the job is rehearsed again with a later one.
-        for (int seconds = 9; seconds <= 21 && expected == 0; seconds += 6) {
+        // Rank 0 is slow (800 ms a shot, two shots a round), so the others finish their shots early in every round. The
+        // victim gets SIGTERM a moment after it entered round 1 (its "iteration 1"): mid-round, after its own shots,
+        // however long the JVMs took to start. Should its shots take longer than that on a loaded machine (none saved),
+        // the job is rehearsed again with a later signal.
+        for (long delayMs = 700; delayMs <= 1300 && expected == 0; delayMs += 600) {
             jobs.clearFolder();
-            Duration after = Duration.ofSeconds(seconds);
-            first = jobs.run(4, params, b -> b.preempt(new Fault.Preemption(victim, after)), "test", PACE, "50", "--slow", "0:800");
+            long delay = delayMs;
+            first = jobs.run(4, params, b -> b.eventListener(e -> {
+                if (e.attempt() == 0 && e.rank() == victim && "iteration".equals(e.type()) && e.longField("iteration").orElse(-1) == 1) {
+                    CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(() -> JobProcesses.signal(e.pid(), "TERM"));
+                }
+            }), "test", PACE, "50", "--slow", "0:800");
             if (first.status() != 143) {
                 continue;
             }
