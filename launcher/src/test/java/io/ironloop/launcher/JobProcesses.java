@@ -1,5 +1,6 @@
 package io.ironloop.launcher;
 
+import io.ironloop.group.launch.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -8,8 +9,20 @@ import java.util.Optional;
 
 /** Finds and kills, by PID, the processes of a test's job (ranks carry {@code -Dironloop.job=ID}). */
 public final class JobProcesses {
-    public static final List<String> SMALL_JVM = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-XX:-UsePerfData");
+    /**
+     * Options of a small JVM a test starts (a rank, a launcher). A launcher started with them chooses its ranks' ports
+     * in the same slice as this test JVM ({@link FreePorts#SLICE_PROPERTY}, set per parallel test JVM by the build).
+     */
+    public static final List<String> SMALL_JVM = smallJvm();
+
+    private static List<String> smallJvm() {
+        List<String> options = new java.util.ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData"));
+        String slice = System.getProperty(FreePorts.SLICE_PROPERTY);
+        if (slice != null) {
+            options.add("-D" + FreePorts.SLICE_PROPERTY + "=" + slice);
+        }
+        return List.copyOf(options);
+    }
 
     private JobProcesses() {
     }

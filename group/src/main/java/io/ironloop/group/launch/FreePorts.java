@@ -15,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * may overlap another's. Ports come from {@value #LOW}..{@value #HIGH}, below Linux's ephemeral range (32768
  * and up), so that no outgoing connection of any process takes one between this choice and the rank binding
  * it. Another process could still take one; the rank then fails at start-up (the launcher treats that as any
- * other failure). Thread-safe.
+ * other failure). Processes that choose ports at the same time (parallel test JVMs, several launchers on one
+ * machine) can each be given a slice of the range of their own with the system property {@value #SLICE_PROPERTY}
+ * = {@code K/N}: the K-th of N equal slices (the build's parallel test JVMs set it). Thread-safe.
  */
 public final class FreePorts {
     /** Offset of FD_SOCK2's server port from the transport port. */
@@ -24,6 +26,8 @@ public final class FreePorts {
     public static final int LOW = 20000;
     /** The highest port handed out (its side port stays below the ephemeral range). */
     public static final int HIGH = 32767 - SIDE_OFFSET;
+    /** The system property that confines this process to a slice of the range: {@code K/N}, 1 ≤ K ≤ N. */
+    public static final String SLICE_PROPERTY = "ironloop.freePorts.slice";
 
     private FreePorts() {
     }
@@ -48,7 +52,8 @@ public final class FreePorts {
                 throw new IOException("found only " + found + " of " + count + " free port pairs (p, p+" + SIDE_OFFSET + ") in "
                         + LOW + ".." + HIGH);
             }
-            int p = random.nextInt(LOW, HIGH + 1);
+            int[] range = range();
+            int p = random.nextInt(range[0], range[1] + 1);
             if (taken.contains(p) || taken.contains(p + SIDE_OFFSET) || !free(p) || !free(p + SIDE_OFFSET)) {
                 continue;
             }
@@ -71,7 +76,8 @@ public final class FreePorts {
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempts = 0; attempts < 10_000; attempts++) {
-            int base = random.nextInt(LOW, HIGH - count + 2);
+            int[] range = range();
+            int base = random.nextInt(range[0], range[1] - count + 2);
             boolean all = true;
             for (int i = 0; i < count && all; i++) {
                 all = free(base + i) && free(base + i + SIDE_OFFSET);
@@ -93,6 +99,35 @@ public final class FreePorts {
             peers.add("127.0.0.1:" + p);
         }
         return peers.toString();
+    }
+
+    /**
+     * The ports this process hands out, {lowest, highest}: {@value #LOW}..{@value #HIGH}, or its slice when
+     * {@value #SLICE_PROPERTY} says one.
+     *
+     * @throws IllegalStateException if the property is set but is not {@code K/N} with 1 ≤ K ≤ N ≤ 64
+     */
+    static int[] range() {
+        String slice = System.getProperty(SLICE_PROPERTY, "").strip();
+        if (slice.isEmpty()) {
+            return new int[] {LOW, HIGH};
+        }
+        String[] kn = slice.split("/");
+        try {
+            int k = Integer.parseInt(kn[0].strip());
+            int n = Integer.parseInt(kn[1].strip());
+            if (kn.length != 2 || n < 1 || n > 64 || k < 1 || k > n) {
+                throw new NumberFormatException();
+            }
+            // slices of every port a rank binds, side ports included, so that no process's side port is in another's slice
+            int width = (HIGH + SIDE_OFFSET - LOW + 1) / n;
+            int low = LOW + (k - 1) * width;
+            int high = k == n ? HIGH + SIDE_OFFSET : low + width - 1;
+            return new int[] {low, high - SIDE_OFFSET};
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            throw new IllegalStateException("system property " + SLICE_PROPERTY + "=" + slice + " is not K/N with 1 <= K <= N <= 64,"
+                    + " e.g. 2/4 for the second of four slices of ports " + LOW + ".." + (HIGH + SIDE_OFFSET));
+        }
     }
 
     private static boolean free(int port) {

@@ -1,6 +1,7 @@
 package io.ironloop.group.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,6 +43,32 @@ class FreePortsTest {
             }
         }
         assertThat(held).hasSize(8);
+    }
+
+    @Test
+    void slice_secondOfTwo_portsAndSidePortsStayInTheUpperHalf_aBadSliceIsRefused() throws Exception {
+        String before = System.getProperty(FreePorts.SLICE_PROPERTY);
+        try {
+            System.setProperty(FreePorts.SLICE_PROPERTY, "2/2");
+            int half = FreePorts.LOW + (FreePorts.HIGH + FreePorts.SIDE_OFFSET - FreePorts.LOW + 1) / 2;
+            for (int p : FreePorts.allocate(16)) {
+                assertThat(p).isGreaterThanOrEqualTo(half);
+                assertThat(p + FreePorts.SIDE_OFFSET).isLessThanOrEqualTo(FreePorts.HIGH + FreePorts.SIDE_OFFSET);
+            }
+            System.setProperty(FreePorts.SLICE_PROPERTY, "1/2");
+            int base = FreePorts.consecutive(4);
+            assertThat(base + 3 + FreePorts.SIDE_OFFSET).as("the first slice's side ports stay below the second slice").isLessThan(half);
+
+            System.setProperty(FreePorts.SLICE_PROPERTY, "3/2");
+            assertThatThrownBy(() -> FreePorts.allocate(1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(FreePorts.SLICE_PROPERTY + "=3/2").hasMessageContaining("K/N");
+        } finally {
+            if (before == null) {
+                System.clearProperty(FreePorts.SLICE_PROPERTY);
+            } else {
+                System.setProperty(FreePorts.SLICE_PROPERTY, before);
+            }
+        }
     }
 
     @Test
