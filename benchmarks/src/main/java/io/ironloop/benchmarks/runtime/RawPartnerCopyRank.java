@@ -1,7 +1,7 @@
 package io.ironloop.benchmarks.runtime;
 
+import io.ironloop.BufferPool;
 import io.ironloop.benchmarks.group.RawTcp;
-import io.ironloop.core.StateSink;
 import io.ironloop.examples.blocks.BlockExample;
 import io.ironloop.examples.blocks.BlockRankMain;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
@@ -9,10 +9,10 @@ import io.ironloop.group.ProcessGroup;
 import io.ironloop.runtime.blocks.Block;
 import io.ironloop.runtime.blocks.BlockLayout;
 import io.ironloop.runtime.blocks.StepContext;
+import io.ironloop.runtime.internal.state.PooledSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -23,7 +23,7 @@ import java.util.concurrent.Future;
 /**
  * The reference variant of {@code ironloop bench overhead --app heat}: one rank of the heat example running with no
  * Ironloop snapshot (the parameters of the run without) but with the least an in-memory partner copy at every iteration
- * can cost. After each step every block's state is written ({@code Block.save}) into one direct buffer and sent over a
+ * can cost. After each step every block's state is written ({@code Block.save}) into one pooled direct buffer (the capture's {@code PooledSink}) and sent over a
  * raw loopback socket to the partner rank, (r + P/2) mod P as the partner level's pairwise rule places it, which reads
  * its source's bytes into a direct buffer of its own; both transfers run beside the next step and are awaited at its
  * end, as the partner level's handshake waits one iteration later. No checksum, no framing beyond a length, no
@@ -51,7 +51,10 @@ public final class RawPartnerCopyRank {
             t.setDaemon(true);
             return t;
         });
-        private final DirectSink sink = new DirectSink();
+        /** The capture's own sink: each image one copy into a pooled direct buffer, reused from the step before. */
+        private final BufferPool pool = new BufferPool(Long.MAX_VALUE);
+        private final PooledSink sink = new PooledSink(pool);
+        private ByteBuffer sent;
         private ByteBuffer received = ByteBuffer.allocateDirect(0);
         private SocketChannel toPartner;
         private SocketChannel fromSource;
@@ -72,9 +75,12 @@ public final class RawPartnerCopyRank {
             }
             connectOnce(g);
             awaitTransfers(); // the previous step's copy, which the step just computed ran beside
-            sink.clear();
+            int expected = sent == null ? 0 : sent.capacity();
+            pool.give(sent); // its transfer is done: the next image reuses it
+            sink.begin(expected);
             context.blocks().forEach(b -> b.save(sink));
-            ByteBuffer state = sink.written();
+            ByteBuffer state = sink.finish().slice(); // exactly the bytes written: RawTcp writes whole buffers
+            sent = state;
             sending = transfers.submit(() -> {
                 RawTcp.write(toPartner, new ByteBuffer[] {ByteBuffer.allocate(Long.BYTES).putLong(0, state.remaining()), state});
                 return null;
@@ -171,72 +177,6 @@ public final class RawPartnerCopyRank {
         @Override
         public Map<Integer, double[]> resultRows(B block) {
             return example.resultRows(block);
-        }
-    }
-
-    /** A sink writing little-endian values into one direct buffer, doubled when full. */
-    private static final class DirectSink implements StateSink {
-        private ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-
-        void clear() {
-            buffer.clear();
-        }
-
-        /** What was written since {@link #clear}, as a buffer of exactly that capacity. */
-        ByteBuffer written() {
-            return buffer.duplicate().flip().slice();
-        }
-
-        private ByteBuffer room(long bytes) {
-            if (buffer.remaining() < bytes) {
-                long need = buffer.position() + bytes;
-                ByteBuffer bigger = ByteBuffer.allocateDirect(Math.toIntExact(Math.max(need, 2L * buffer.capacity())))
-                        .order(ByteOrder.LITTLE_ENDIAN);
-                bigger.put(buffer.flip());
-                buffer = bigger;
-            }
-            return buffer;
-        }
-
-        @Override
-        public void putLong(long v) {
-            room(Long.BYTES).putLong(v);
-        }
-
-        @Override
-        public void putDouble(double v) {
-            room(Double.BYTES).putDouble(v);
-        }
-
-        @Override
-        public void putInt(int v) {
-            room(Integer.BYTES).putInt(v);
-        }
-
-        @Override
-        public void putLongs(long[] values) {
-            ByteBuffer b = room((long) Long.BYTES * values.length);
-            b.asLongBuffer().put(values);
-            b.position(b.position() + Long.BYTES * values.length);
-        }
-
-        @Override
-        public void putDoubles(double[] values) {
-            ByteBuffer b = room((long) Double.BYTES * values.length);
-            b.asDoubleBuffer().put(values);
-            b.position(b.position() + Double.BYTES * values.length);
-        }
-
-        @Override
-        public void putInts(int[] values) {
-            ByteBuffer b = room((long) Integer.BYTES * values.length);
-            b.asIntBuffer().put(values);
-            b.position(b.position() + Integer.BYTES * values.length);
-        }
-
-        @Override
-        public void putBytes(ByteBuffer bytes) {
-            room(bytes.remaining()).put(bytes.duplicate());
         }
     }
 }

@@ -46,13 +46,13 @@ public final class FreePorts {
         int[] ports = new int[count];
         Set<Integer> taken = new HashSet<>();
         ThreadLocalRandom random = ThreadLocalRandom.current();
+        int[] range = range();
         int found = 0;
         for (int attempts = 0; found < count; attempts++) {
             if (attempts > 100 * count + 10_000) {
                 throw new IOException("found only " + found + " of " + count + " free port pairs (p, p+" + SIDE_OFFSET + ") in "
-                        + LOW + ".." + HIGH);
+                        + range[0] + ".." + range[1]);
             }
-            int[] range = range();
             int p = random.nextInt(range[0], range[1] + 1);
             if (taken.contains(p) || taken.contains(p + SIDE_OFFSET) || !free(p) || !free(p + SIDE_OFFSET)) {
                 continue;
@@ -75,8 +75,8 @@ public final class FreePorts {
             throw new IllegalArgumentException("count must be 1.." + SIDE_OFFSET + ", was " + count);
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
+        int[] range = range();
         for (int attempts = 0; attempts < 10_000; attempts++) {
-            int[] range = range();
             int base = random.nextInt(range[0], range[1] - count + 2);
             boolean all = true;
             for (int i = 0; i < count && all; i++) {
@@ -86,7 +86,7 @@ public final class FreePorts {
                 return base;
             }
         }
-        throw new IOException("found no " + count + " consecutive free port pairs (p, p+" + SIDE_OFFSET + ") in " + LOW + ".." + HIGH);
+        throw new IOException("found no " + count + " consecutive free port pairs (p, p+" + SIDE_OFFSET + ") in " + range[0] + ".." + range[1]);
     }
 
     /**
