@@ -77,6 +77,15 @@ public final class PairedRuns {
             return (Medians.median(ratios()) - 1) * 100;
         }
 
+        /**
+         * The 95 % distribution-free confidence interval of the median ratio, as {@code {low, high}} percentages
+         * ({@link Medians#interval}); with fewer than six pairs it is the smallest and largest ratio, of lower coverage.
+         */
+        public double[] overheadIntervalPct() {
+            double[] ci = Medians.interval(ratios(), 0.95);
+            return new double[] {(ci[0] - 1) * 100, (ci[1] - 1) * 100};
+        }
+
         /** (smallest ratio − 1) × 100. */
         public double minPct() {
             return (Arrays.stream(ratios()).min().orElseThrow() - 1) * 100;
