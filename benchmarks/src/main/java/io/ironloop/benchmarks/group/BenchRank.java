@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks.group;
 
+import io.ironloop.benchmarks.ChildMain;
 import io.ironloop.group.GroupConfig;
 import io.ironloop.group.GroupKeys;
 import io.ironloop.group.GroupListener;
@@ -10,7 +11,6 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.group.ReduceOp;
 import io.ironloop.group.internal.Diagnostics;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -51,31 +51,7 @@ public final class BenchRank {
     }
 
     public static void main(String[] args) {
-        Thread watchdog = new Thread(BenchRank::haltWhenParentGoes, "parent-watch");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        try {
-            run(args);
-            System.out.flush();
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace();
-            System.out.flush();
-            Runtime.getRuntime().halt(1); // JGroups threads are not daemons: never linger
-        }
-    }
-
-    /** The benchmark holds our standard input open; end of input means it is gone. */
-    private static void haltWhenParentGoes() {
-        try {
-            InputStream in = System.in;
-            while (in.read() >= 0) {
-                // nothing is sent; wait for end of input
-            }
-        } catch (IOException e) {
-            // treated as end of input
-        }
-        Runtime.getRuntime().halt(3);
+        ChildMain.run(args, BenchRank::run);
     }
 
     private static void run(String[] a) throws Exception {

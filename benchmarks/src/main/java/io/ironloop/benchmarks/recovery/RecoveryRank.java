@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks.recovery;
 
+import io.ironloop.benchmarks.ChildMain;
 import io.ironloop.BufferPool;
 import io.ironloop.core.Schedule;
 import io.ironloop.benchmarks.Medians;
@@ -24,7 +25,6 @@ import io.ironloop.runtime.blocks.Grid2D;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.internal.blocks.GroupPeers;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -77,30 +77,7 @@ public final class RecoveryRank {
     }
 
     public static void main(String[] args) {
-        Thread watchdog = new Thread(RecoveryRank::haltWhenParentGoes, "parent-watch");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        try {
-            run(args);
-            System.out.flush();
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace();
-            System.out.flush();
-            Runtime.getRuntime().halt(1);
-        }
-    }
-
-    private static void haltWhenParentGoes() {
-        try {
-            InputStream in = System.in;
-            while (in.read() >= 0) {
-                // nothing is sent; wait for end of input
-            }
-        } catch (IOException e) {
-            // treated as end of input
-        }
-        Runtime.getRuntime().halt(3);
+        ChildMain.run(args, RecoveryRank::run);
     }
 
     private static void run(String[] a) throws Exception {
