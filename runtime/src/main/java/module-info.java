@@ -24,4 +24,5 @@ module io.ironloop.runtime {
     exports io.ironloop.runtime.skeleton;
 
     uses io.ironloop.runtime.event.EventSubscriberProvider;
+    uses io.ironloop.runtime.event.CommittedLineObserver.Provider;
 }

@@ -8,7 +8,11 @@
 module io.ironloop.sites {
     requires transitive io.ironloop.core;
     requires transitive io.ironloop.group;
+    requires io.ironloop.runtime;
     requires org.slf4j;
 
     exports io.ironloop.sites;
+
+    // a rank on a protected site tells its site's cluster protector about each line it commits (SiteDirectory)
+    provides io.ironloop.runtime.event.CommittedLineObserver.Provider with io.ironloop.sites.internal.LineNotices;
 }

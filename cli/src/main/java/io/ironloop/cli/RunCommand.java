@@ -86,7 +86,7 @@ import picocli.CommandLine.Spec;
             "  IRONLOOP_HOST         this rank's host: the host name, or host-K with --fake-hosts",
             "  IRONLOOP_SITE         this rank's site, site-K with --fake-sites (absent otherwise); after a",
             "                        site was lost, where the site table moved the rank (e.g. spare-0)",
-            "  IRONLOOP_SITE_PROTECTORS  with --fake-sites: site=127.0.0.1:port of every site's protector",
+            "  IRONLOOP_SITE_PROTECTORS  with --fake-sites: SITE=127.0.0.1:port of every site's protector, SITE/NODE=… of every node's",
             "  IRONLOOP_SITE_TABLE   with --fake-sites: the version of the site table the rank starts with",
             "",
             "Ranks report progress through the runtime's event stream, which the launcher subscribes to",

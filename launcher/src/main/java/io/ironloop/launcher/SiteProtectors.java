@@ -55,10 +55,6 @@ import java.util.stream.Stream;
  * supervisor thread reads it.
  */
 final class SiteProtectors implements AutoCloseable {
-    /** The protectors of the job's current table, {@code site=host:port,...}, in every rank's environment. */
-    static final String PROTECTORS_ENV = "IRONLOOP_SITE_PROTECTORS";
-    /** The version of the table the ranks were started with. */
-    static final String TABLE_VERSION_ENV = "IRONLOOP_SITE_TABLE";
     /** Prefix of a spare site's name. */
     static final String SPARE_PREFIX = "spare-";
     /** Timeline: a protector process started. */
@@ -394,12 +390,12 @@ final class SiteProtectors implements AutoCloseable {
         return table.site(site).controller();
     }
 
-    /** What every rank is told of the protectors: their addresses and the table's version. */
+    /**
+     * What every rank is told of the protectors: their addresses (cluster and node protectors) and the table's version,
+     * from which its {@link io.ironloop.sites.SiteDirectory} tells its site's cluster protector about each line it commits.
+     */
     Map<String, String> environment() {
-        Topology t = table;
-        List<String> addresses = new ArrayList<>();
-        t.sites().forEach(s -> addresses.add(s.name() + "=" + s.protector()));
-        return Map.of(PROTECTORS_ENV, String.join(",", addresses), TABLE_VERSION_ENV, Long.toString(t.version()));
+        return io.ironloop.sites.SiteDirectory.environment(table);
     }
 
     /** The table as the launcher knows it now. */

@@ -31,6 +31,7 @@ import io.ironloop.group.ProcessGroups;
 import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.runtime.event.RuntimeEvents;
 import io.ironloop.runtime.internal.metrics.RankMetrics;
+import io.ironloop.runtime.internal.state.CommittedLines;
 import io.ironloop.runtime.internal.state.EngineEvents;
 import io.ironloop.runtime.internal.state.FrequencyGates;
 import io.ironloop.runtime.internal.state.GlobalState;
@@ -154,7 +155,7 @@ public final class IronloopBuilder {
             metrics = RankMetrics.start(p, group.jobId(), group.worldRank(group.rank()), group.size());
             events.subscribe(metrics);
             store = Store.directory(folder);
-            EngineEvents engineEvents = new EngineEvents(events);
+            EngineEvents engineEvents = new EngineEvents(events, CommittedLines.provided(p, events));
             Function<String, EngineConfig> configOf = series -> EngineConfig.from(p).jobId(group.jobId())
                     .rank(group.rank(), group.size()).series(series).build();
             Optional<String> globalSeries = GlobalState.seriesOf(group.rank(), group.size());

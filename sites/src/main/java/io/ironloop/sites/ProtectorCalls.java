@@ -69,6 +69,31 @@ final class ProtectorCalls {
         w.out.writeUTF(differs ? mine.encode() : "");
     }
 
+    /**
+     * {@code COMMITTED}: a rank tells its site's cluster protector at {@code to} that it committed a line of {@code series}
+     * at {@code iteration} (so that the protector ships it at once), and which table it holds; answered as a heartbeat,
+     * with the protector's table when it is newer ({@link #answerHeartbeat}).
+     *
+     * @param from the rank, as its series name ({@code rank-00003})
+     * @param version the version of the table the rank holds
+     * @param digest that table's digest, or 0 when the rank knows only its version (the answer then carries the table)
+     * @throws IOException if the protector cannot be reached, does not prove the job secret or refuses
+     */
+    static HeartbeatAnswer committed(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, String series, long iteration,
+            long version, long digest, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {
+            w.out.writeUTF("COMMITTED");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.out.writeUTF(series);
+            w.out.writeLong(iteration);
+            w.out.writeLong(version);
+            w.out.writeLong(digest);
+            w.expectOk("notice of a committed line");
+            return new HeartbeatAnswer(w.in.readLong(), w.in.readUTF());
+        }
+    }
+
     /** {@code PING}: whether a protector at {@code to} answers within {@code timeout}. */
     static boolean ping(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Duration timeout) {
         try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {

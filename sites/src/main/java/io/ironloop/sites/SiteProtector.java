@@ -435,6 +435,22 @@ public final class SiteProtector implements AutoCloseable {
         }
     }
 
+    /** Looks for new lines on the protector's own thread as soon as it is free, between two of its ticks. */
+    private void shipSoon() {
+        if (closed) {
+            return;
+        }
+        try {
+            ticker.execute(() -> {
+                if (!closed) {
+                    ship();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // stopping: nothing more is shipped
+        }
+    }
+
     private void ship() {
         LineReplicator r;
         LineReplicator m;
@@ -611,6 +627,13 @@ public final class SiteProtector implements AutoCloseable {
                 ProtectorCalls.answerHeartbeat(w, mine);
             }
             case "PING" -> w.out.writeBoolean(true);
+            case "COMMITTED" -> { // a rank of this site committed a line: ship it now, not at the next look at the store
+                String series = w.in.readUTF();
+                long iteration = w.in.readLong();
+                ProtectorCalls.answerHeartbeat(w, table); // and the rank learns a newer table on demand
+                LOG.debug("site {}: {} committed {} at iteration {}", config.site(), from, series, iteration);
+                shipSoon();
+            }
             case "CHECK" -> {
                 String target = w.in.readUTF();
                 boolean reached = ping(target);

@@ -77,7 +77,7 @@ class NodeFailoverTest {
     }
 
     /** Commits lines at iterations {@code from..to} of {@code series} in {@code folder}. */
-    private static void writeLines(Path folder, String series, int from, int to) {
+    static void writeLines(Path folder, String series, int from, int to) {
         double[] state = new double[20_000];
         try (Store store = Store.directory(folder);
                 CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().chunkSize(4096).series(series).retainLines(10)

@@ -47,6 +47,8 @@ import io.ironloop.runtime.event.RuntimeEvent.StateKind;
  *   <tr><td>{@link RuntimeEvent.RecoveryImpossible}</td><td>{@code recovery-impossible}</td><td>{@code lost},
  *       {@code reason}</td></tr>
  *   <tr><td>{@link RuntimeEvent.Planned}</td><td>{@code plan}</td><td>{@code iterations} (the last iteration)</td></tr>
+ *   <tr><td>{@link RuntimeEvent.ProtectorMoved}</td><td>{@code site-protector-moved}</td><td>{@code site}, {@code from},
+ *       {@code to}, {@code table_version}, {@code asked}, {@code series}, {@code iteration}</td></tr>
  *   <tr><td>{@link RuntimeEvent.Reported}</td><td>its {@code type}</td><td>its fields</td></tr>
  *   <tr><td>{@link RuntimeEvent.ApplicationFailed}</td><td>{@code error}</td><td>{@code exception}, {@code message},
  *       {@code configuration} ({@link LauncherLink#error})</td></tr>
@@ -132,6 +134,9 @@ public final class LauncherEvents implements Consumer<RuntimeEvent> {
             link.recoveryImpossible(sorted(e.lostWorldRanks()), e.reason());
         } else if (event instanceof RuntimeEvent.Planned e) {
             link.plan(e.lastIteration());
+        } else if (event instanceof RuntimeEvent.ProtectorMoved e) {
+            link.event("site-protector-moved", fields("site", e.site(), "from", e.from(), "to", e.to(), "table_version", e.tableVersion(),
+                    "asked", e.askedAt(), "series", e.series(), "iteration", e.iteration()));
         } else if (event instanceof RuntimeEvent.Reported e) {
             link.event(e.type(), e.fields());
         } else if (event instanceof RuntimeEvent.ApplicationFailed e) {

@@ -43,6 +43,7 @@ import io.ironloop.runtime.internal.blocks.GroupPeers;
 import io.ironloop.runtime.internal.blocks.HaloExchange;
 import io.ironloop.runtime.internal.blocks.Ownership;
 import io.ironloop.runtime.internal.metrics.RankMetrics;
+import io.ironloop.runtime.internal.state.CommittedLines;
 import io.ironloop.runtime.internal.state.RankInputs;
 import io.ironloop.runtime.internal.state.RemoteCopies;
 import io.ironloop.runtime.recovery.OnlineRecovery;
@@ -250,6 +251,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
         int world = group.worldRank(group.rank());
         EngineConfig config = EngineConfig.from(parameters).jobId(group.jobId()).rank(world, group.size())
                 .series(StoreCatalog.rankSeries(world)).build();
+        CommittedLines committed = CommittedLines.provided(parameters, events); // the site's protector, on protected sites
         EngineListener durable = new EngineListener() {
             @Override
             public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
@@ -257,6 +259,7 @@ public final class BlockLoop<B extends Block> implements AutoCloseable {
                 // written in the background from a snapshot whose blocking its in-memory save reports
                 events.publish(new RuntimeEvent.Saved(RuntimeEvent.StateKind.BLOCKS, line.iteration(), RuntimeEvent.Saved.DISK,
                         sinceStart, Duration.ZERO, bytesWritten));
+                committed.committed(line);
             }
         };
         // the remote levels (SHARED_FOLDER, S3_URI) first bring back this rank's lines the store lacks (a replaced disk),

@@ -199,6 +199,31 @@ public sealed interface RuntimeEvent {
     }
 
     /**
+     * Error masking (H-RADIC's Algorithm 4, on demand): a protector this rank reaches moved — its site's cluster protector
+     * failed over to another node, or the site's ranks were placed elsewhere — and the rank, finding the address it had
+     * failing, asked the protectors it knows for the table and reaches it at its new address now. Published by the sites
+     * module's observer of committed lines ({@link CommittedLineObserver}) when it delivers a line's notice there.
+     *
+     * @param site the site whose cluster protector moved
+     * @param from the address that failed
+     * @param to the address the rank reaches it at now
+     * @param tableVersion the version of the table that says so
+     * @param askedAt the protector that answered with that table ({@code host:port})
+     * @param series the series of the line whose notice was delivered there
+     * @param iteration that line's iteration
+     */
+    record ProtectorMoved(String site, String from, String to, long tableVersion, String askedAt, String series, long iteration)
+            implements RuntimeEvent {
+        public ProtectorMoved {
+            Objects.requireNonNull(site, "site");
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(askedAt, "askedAt");
+            Objects.requireNonNull(series, "series");
+        }
+    }
+
+    /**
      * An event of the application's own for the launcher's timeline (work stolen, devices changed, a
      * benchmark's phase): a type and its fields (strings, numbers, booleans, lists and maps of those).
      *

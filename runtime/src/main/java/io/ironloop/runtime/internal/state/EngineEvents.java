@@ -22,6 +22,7 @@ public final class EngineEvents implements EngineListener {
     private static final int REMEMBERED = 32;
 
     private final RuntimeEvents events;
+    private final CommittedLines committed;
     /** The blocking time of recent snapshots, by series and iteration, until their line is durable. */
     private final Map<String, Duration> blocking = new LinkedHashMap<>() {
         @Override
@@ -30,8 +31,13 @@ public final class EngineEvents implements EngineListener {
         }
     };
 
-    public EngineEvents(RuntimeEvents events) {
+    /**
+     * @param events where the events go
+     * @param committed told of every durable line (the observers the modules on the class path provide)
+     */
+    public EngineEvents(RuntimeEvents events, CommittedLines committed) {
         this.events = events;
+        this.committed = committed;
     }
 
     @Override
@@ -51,6 +57,7 @@ public final class EngineEvents implements EngineListener {
         String level = line.series().equals(GlobalState.COPY_SERIES) ? RuntimeEvent.Saved.DISK_COPY : RuntimeEvent.Saved.DISK;
         events.publish(new RuntimeEvent.Saved(kindOf(line.series()), line.iteration(), level, sinceStart,
                 blocked == null ? Duration.ZERO : blocked, bytesWritten));
+        committed.committed(line);
     }
 
     /** The remote levels' copies as the same events: a line committed on level {@code shared} or {@code s3}. */
