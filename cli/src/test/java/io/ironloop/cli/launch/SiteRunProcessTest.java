@@ -9,6 +9,7 @@ import io.ironloop.examples.blocks.BlockReference;
 import io.ironloop.examples.blocks.heat.HeatBlocks;
 import io.ironloop.examples.blocks.heat.HeatBlocksRank;
 import io.ironloop.launcher.JobProcesses;
+import io.ironloop.sites.Topology;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -77,7 +79,7 @@ class SiteRunProcessTest {
         assertThat(protectorArgs.get(protectorArgs.indexOf("--encrypt") + 1)).isEqualTo("true"); // SITE_ENCRYPT reached them
         kill(protectorPid("site-1"), rankPid(1)); // every process of site-1
 
-        int afterPlacement = awaitTimeline("\"type\":\"site-recovered\",\"fields\":\\{\"site\":\"site-0\",\"failed\":\"site-1\"");
+        int afterPlacement = awaitTimeline("\"type\":\"site-recovered\",\"fields\":\\{\"site\":\"site-0\",\"failed\":\"site-1\"").end();
         long shipped = awaitShipped("site-2", "rank-00002", 0, afterPlacement); // now to spare-0, its protector in table v2
         kill(protectorPid("site-2"), rankPid(2), rankPid(0)); // every process of site-2, and with it the job
         deleteTree(dir.resolve("ckpt").resolve("rank-00002")); // site-2's storage is gone: only spare-0's copy is left
@@ -108,8 +110,10 @@ class SiteRunProcessTest {
      * nodes (ranks 0 and 1 on {@code host-0} and {@code host-1}), so the launcher starts a protector process per node of
      * it ({@code SiteProtectorMain --node}; the cluster protector runs in {@code host-0}'s) and one per other site. The
      * controller node lost — SIGKILL to its protector process and to rank 0 → {@code host-1}'s protector declares it (a
-     * ring of two nodes) and runs the site's cluster protector from then on, which ships {@code site-0}'s next lines; no
-     * site is declared failed; the survivors recover rank 0 online and the job finishes bit-identical; every protector
+     * ring of two nodes) and runs the site's cluster protector from then on, which ships {@code site-0}'s next lines; rank
+     * 1, on {@code site-0}'s other node, finds the address it was started with dead when it tells the protector of a line
+     * it committed, learns the new one from a protector (error masking, Algorithm 4: {@code site-protector-moved} in the
+     * timeline) and that line is shipped from {@code host-1}'s process; no site is declared failed; the survivors recover rank 0 online and the job finishes bit-identical; every protector
      * answers table v2 at its end. Encrypted, as the failover's new cluster protector must be too.
      */
     @Test
@@ -119,11 +123,19 @@ class SiteRunProcessTest {
         awaitShipped("site-0", "rank-00000", 0, 0);
         assertThat(JobProcesses.ranksOf(jobId).stream().filter(p -> JobProcesses.arguments(p).contains("-Dironloop.site=site-0")))
                 .as("one protector process per node of site-0").hasSize(2);
+        List<String> host0 = JobProcesses.arguments(ProcessHandle.of(protectorPid("site-0", "host-0")).orElseThrow());
+        String initialProtector = Topology.parse(Files.readString(Path.of(host0.get(host0.indexOf("--table") + 1)), StandardCharsets.UTF_8))
+                .site("site-0").protector(); // the cluster protector's address the ranks were started with
         kill(protectorPid("site-0", "host-0"), rankPid(0)); // every process of node host-0
 
-        int afterFailover = awaitTimeline("\"type\":\"site-failed-over\",\"fields\":\\{\"site\":\"site-0\",\"node\":\"host-1\","
-                + "\"failed\":\"host-0\",\"address\":\"127\\.0\\.0\\.1:\\d+\",\"table_version\":\"2\"");
-        awaitShipped("site-0", "rank-0000[01]", 0, afterFailover); // by the cluster protector now in host-1's process
+        MatchResult failover = awaitTimeline("\"type\":\"site-failed-over\",\"fields\":\\{\"site\":\"site-0\",\"node\":\"host-1\","
+                + "\"failed\":\"host-0\",\"address\":\"(127\\.0\\.0\\.1:\\d+)\",\"table_version\":\"2\"");
+        // error masking: rank 1, on site-0's other node, finds the address it knew dead when it tells the protector of its
+        // next line, learns the new one from a protector's table and tells it there; that line is shipped from host-1's JVM
+        MatchResult moved = awaitTimeline("\"type\":\"site-protector-moved\",\"fields\":\\{\"site\":\"site-0\",\"from\":\""
+                + Pattern.quote(initialProtector) + "\",\"to\":\"" + Pattern.quote(failover.group(1)) + "\",\"table_version\":2,"
+                + "\"asked\":\"127\\.0\\.0\\.1:\\d+\",\"series\":\"rank-00001\",\"iteration\":(\\d+)");
+        awaitShipped("site-0", "rank-00001", Long.parseLong(moved.group(1)), failover.end()); // by the cluster protector now in host-1's process
 
         assertThat(awaitExit()).as(err()).isZero();
         assertThat(out()).contains("result sha256=" + BlockReference.run(HeatBlocks.preset("test", steps)).digest());
@@ -183,20 +195,20 @@ class SiteRunProcessTest {
         return seen[0];
     }
 
-    /** Waits until the timeline file holds {@code regex}; returns the offset after it. */
-    private int awaitTimeline(String regex) {
+    /** Waits until the timeline file holds {@code regex}; returns the match (its end: the offset after it). */
+    private MatchResult awaitTimeline(String regex) {
         Pattern p = Pattern.compile(regex);
-        int[] end = {-1};
+        MatchResult[] found = {null};
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50)).until(() -> {
             Matcher m = p.matcher(timeline());
             alive();
             if (m.find()) {
-                end[0] = m.end();
+                found[0] = m.toMatchResult();
                 return true;
             }
             return false;
         });
-        return end[0];
+        return found[0];
     }
 
     private void alive() throws IOException {

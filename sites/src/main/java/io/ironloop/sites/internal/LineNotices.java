@@ -45,16 +45,17 @@ public final class LineNotices implements CommittedLineObserver.Provider {
     }
 
     private static synchronized Optional<Sender> sender(Parameters parameters, Map<String, String> env) {
-        if (sender != null) {
-            return Optional.of(sender);
+        if (sender != null || env.get(SiteDirectory.PROTECTORS_ENV) == null) {
+            return Optional.ofNullable(sender);
         }
-        Path secretFile = parameters.get(GroupKeys.SECRET_FILE);
-        if (secretFile == null || env.get(SiteDirectory.PROTECTORS_ENV) == null) {
-            return Optional.empty();
+        try {
+            Path secretFile = parameters.get(GroupKeys.SECRET_FILE);
+            Optional<SiteDirectory> directory = secretFile == null ? Optional.empty() : SiteDirectory.fromEnvironment(env,
+                    JobSecret.load(secretFile), parameters.get(GroupKeys.SITE_ENCRYPT), parameters.get(GroupKeys.SITE_TIMEOUT));
+            directory.ifPresent(d -> sender = new Sender(d));
+        } catch (RuntimeException e) { // never the application's failure: its protector finds its lines in the store as before
+            LOG.warn("lines committed here are not announced to the site's protector: {}", e.getMessage());
         }
-        Optional<SiteDirectory> directory = SiteDirectory.fromEnvironment(env, JobSecret.load(secretFile),
-                parameters.get(GroupKeys.SITE_ENCRYPT), parameters.get(GroupKeys.SITE_TIMEOUT));
-        directory.ifPresent(d -> sender = new Sender(d));
         return Optional.ofNullable(sender);
     }
 
