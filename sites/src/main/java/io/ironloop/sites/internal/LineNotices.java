@@ -8,6 +8,7 @@ import io.ironloop.runtime.event.RuntimeEvent;
 import io.ironloop.sites.SiteDirectory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingDeque;
@@ -60,11 +61,11 @@ public final class LineNotices implements CommittedLineObserver.Provider {
     }
 
     /** A line to tell the protector about, and where what is learnt on the way is published. */
-    private record Notice(String series, long iteration, Consumer<RuntimeEvent> publish) {
+    record Notice(String series, long iteration, Consumer<RuntimeEvent> publish) {
     }
 
     /** The queue and its thread. */
-    private static final class Sender implements Runnable {
+    static final class Sender implements Runnable {
         private final SiteDirectory directory;
         private final LinkedBlockingDeque<Notice> queue = new LinkedBlockingDeque<>(QUEUED);
         private boolean unreachable; // the sender's thread only: a failure was logged and nothing was reached since
@@ -83,6 +84,11 @@ public final class LineNotices implements CommittedLineObserver.Provider {
             while (!queue.offerLast(n)) {
                 queue.pollFirst();
             }
+        }
+
+        /** The notices waiting, oldest first. */
+        List<Notice> waiting() {
+            return List.copyOf(queue);
         }
 
         @Override
