@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *   <li>recovers (Algorithm 3): places the lost site's lines, which it holds, on the spare site or its own site
  *       ({@link SiteRecovery});</li>
  *   <li>masks (Algorithm 4): announces the new table to every protector; a protector that missed it learns it from the
- *       next heartbeat, and ranks ask any protector for it ({@link #fetchTable});</li>
+ *       next heartbeat, supervisors ask any protector for it ({@link #fetchTable}), and a rank of its site that tells it
+ *       of a committed line ({@code COMMITTED}, which makes it look at the store at once) gets it in the answer, or finds
+ *       it through its {@link SiteDirectory} when this protector moved;</li>
  *   <li>with a node level: mirrors the site checkpoint it holds on its site's backup node, counts a site alive when any
  *       of its node protectors answers a check, and steps down when a table names another protector for its site
  *       ({@link NodeProtector}).</li>

@@ -100,6 +100,14 @@ class LauncherEventsTest {
     }
 
     @Test
+    void protectorMoved_keepsItsNameAndFields() {
+        subscriber.accept(new RuntimeEvent.ProtectorMoved("site-0", "127.0.0.1:4001", "127.0.0.1:4007", 2, "127.0.0.1:4003", "rank-00001", 35));
+
+        assertThat(sent).containsExactly("{\"type\":\"site-protector-moved\",\"site\":\"site-0\",\"from\":\"127.0.0.1:4001\","
+                + "\"to\":\"127.0.0.1:4007\",\"table_version\":2,\"asked\":\"127.0.0.1:4003\",\"series\":\"rank-00001\",\"iteration\":35}");
+    }
+
+    @Test
     void recoveredOnline_isReportedOnlyByRankZeroOfTheShrunkGroup() {
         rank.set(1);
         subscriber.accept(new RuntimeEvent.RecoveredOnline(Set.of(0), 7, RecoverySource.DISK, 0, Duration.ZERO, Duration.ZERO,
