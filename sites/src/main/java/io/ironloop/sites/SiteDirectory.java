@@ -42,7 +42,8 @@ public final class SiteDirectory {
     /**
      * A protector found at a new address.
      *
-     * @param site the site whose cluster protector moved
+     * @param site the site whose cluster protector the rank reaches now (its own site, or the one its ranks were placed
+     *     on when its site was replaced)
      * @param from the address that failed
      * @param to the address of the table learnt
      * @param tableVersion that table's version
@@ -202,12 +203,14 @@ public final class SiteDirectory {
     /**
      * Learns where {@code site}'s cluster protector is after a call to {@code failed} (an address this directory gave)
      * failed: asks this rank's site's other protectors for the table, then every other address known, and adopts the
-     * newest table newer than the one held.
+     * newest table newer than the one held. When {@code site} is this rank's site and the table places the rank on
+     * another site (its site was declared failed and replaced), the protector of that site is the one it reaches now.
      *
-     * @return the move, when the table adopted gives {@code site} another address; empty when no protector answered a
-     *     newer table, or it still gives {@code failed}
+     * @return the move, when the table adopted gives the site another address; empty when no protector answered a newer
+     *     table, or it still gives {@code failed}
      */
     public Optional<Moved> refresh(String site, String failed) {
+        boolean mine = site.equals(site());
         Topology newest = null;
         String answeredBy = null;
         for (String at : askOrder(failed)) {
@@ -221,7 +224,8 @@ public final class SiteDirectory {
                 LOG.debug("rank {}: the protector at {} did not give its table: {}", rank, at, e.toString());
                 continue;
             }
-            if (newest != null && newest.has(site) && !newest.site(site).protector().equals(failed)) {
+            String now = newest == null ? null : mine ? siteOfRank(newest, site) : site;
+            if (now != null && newest.has(now) && !newest.site(now).protector().equals(failed)) {
                 break; // the nearest protector that knows of the move
             }
         }
@@ -229,12 +233,14 @@ public final class SiteDirectory {
             return Optional.empty();
         }
         synchronized (this) {
-            String now = protectors.get(site);
-            if (now == null || now.equals(failed)) {
+            String now = mine ? this.site : site;
+            String to = protectors.get(now);
+            if (to == null || to.equals(failed)) {
                 return Optional.empty();
             }
-            LOG.info("rank {}: site {}'s protector moved from {} to {} (table v{}, asked {})", rank, site, failed, now, version, answeredBy);
-            return Optional.of(new Moved(site, failed, now, version, answeredBy));
+            LOG.info("rank {}: the cluster protector of site {} moved from {} to {}{} (table v{}, asked {})", rank, site, failed, to,
+                    now.equals(site) ? "" : ", the protector of site " + now + " where this rank runs now", version, answeredBy);
+            return Optional.of(new Moved(now, failed, to, version, answeredBy));
         }
     }
 
@@ -256,10 +262,13 @@ public final class SiteDirectory {
         version = t.version();
         protectors = protectorsOf(t);
         nodes = nodesOf(t);
-        if (rank >= 0 && t.ring().stream().anyMatch(s -> s.ranks().contains(rank))) {
-            site = t.siteOf(rank); // placed on another site
-        }
+        site = siteOfRank(t, site); // placed on another site when its site was replaced
         return true;
+    }
+
+    /** The site {@code t} places this rank on, or {@code fallback} when it places no such rank. */
+    private String siteOfRank(Topology t, String fallback) {
+        return rank >= 0 && t.ring().stream().anyMatch(s -> s.ranks().contains(rank)) ? t.siteOf(rank) : fallback;
     }
 
     private static Map<String, String> protectorsOf(Topology t) {

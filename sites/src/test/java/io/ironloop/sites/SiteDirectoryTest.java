@@ -48,12 +48,17 @@ class SiteDirectoryTest {
 
     /** Site X (nodes {@code xNodes}, ranks 0…), Y (y1) and Z (z1), one rank per node. */
     private SiteDirectory start(List<String> xNodes, Duration heartbeat, Duration timeout) throws IOException {
+        return start(xNodes, List.of(), heartbeat, timeout);
+    }
+
+    /** As above, with spare sites. */
+    private SiteDirectory start(List<String> xNodes, List<Topology.Site> spares, Duration heartbeat, Duration timeout) throws IOException {
         List<RankPlace> places = new ArrayList<>();
         xNodes.forEach(n -> places.add(new RankPlace(places.size(), n, "X")));
         places.add(new RankPlace(places.size(), "y1", "Y"));
         places.add(new RankPlace(places.size(), "z1", "Z"));
         JobSecret secret = JobSecret.create(dir, "job");
-        sites = LocalSites.start(places, List.of(), s -> dir.resolve("site-" + s), dir, secret, heartbeat, timeout,
+        sites = LocalSites.start(places, spares, s -> dir.resolve("site-" + s), dir, secret, heartbeat, timeout,
                 e -> events.add(new Seen(e, System.nanoTime())));
         // rank 0 as ironloop run starts it: IRONLOOP_SITE, IRONLOOP_RANK and the protectors' addresses
         Map<String, String> env = new HashMap<>(SiteDirectory.environment(sites.table()));
@@ -129,6 +134,28 @@ class SiteDirectoryTest {
 
         NodeFailoverTest.writeLines(dir.resolve("site-X"), "rank-00000", 3, 3);
         assertThat(directory.committed("rank-00000", 3)).as("reached at once at the new address").isEmpty();
+    }
+
+    @Test
+    void ranksSiteDeclaredFailedAndPlacedOnTheSpare_directoryFollowsTheRankToTheSparesProtector() throws Exception {
+        SiteDirectory directory = start(List.of("x1"), List.of(Topology.Site.spare("S", List.of("s1"), "")), Duration.ofMillis(100),
+                Duration.ofMillis(1500));
+        String old = directory.protectorOf("X");
+        NodeFailoverTest.writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
+        directory.committed("rank-00000", 1);
+        await(shipped("X", "rank-00000", 1), Duration.ofSeconds(20)); // to Z, which protects X
+
+        sites.kill("X"); // X's protector: Z declares X (Y confirms) and places its ranks on the spare S
+        await(e -> e instanceof SiteEvent.Recovered r && r.move().failed().equals("X"), Duration.ofSeconds(20));
+
+        NodeFailoverTest.writeLines(dir.resolve("site-S"), "rank-00000", 2, 2); // where the table says rank 0 runs now
+        SiteDirectory.Moved moved = directory.committed("rank-00000", 2).orElseThrow();
+        assertThat(moved.site()).isEqualTo("S");
+        assertThat(moved.from()).isEqualTo(old);
+        assertThat(moved.to()).isEqualTo(sites.table().site("S").protector());
+        assertThat(moved.tableVersion()).isEqualTo(2);
+        assertThat(directory.site()).isEqualTo("S");
+        await(shipped("S", "rank-00000", 2), Duration.ofSeconds(15)); // S, in X's place in the ring, ships rank 0's lines
     }
 
     /**
