@@ -244,11 +244,19 @@ public final class SiteDirectory {
         }
     }
 
-    /** Whom {@link #refresh} asks, in order: this site's other protectors, then every other address known. */
+    /**
+     * Whom {@link #refresh} asks, in order: this site's other protectors (the node protector of its controller node, which
+     * is lost with the cluster protector when the node is, last of them), then every other address known.
+     */
     private synchronized List<String> askOrder(String failed) {
-        Set<String> order = new LinkedHashSet<>(nodes.getOrDefault(site, Map.of()).values());
+        Map<String, String> ofSite = new LinkedHashMap<>(nodes.getOrDefault(site, Map.of()));
+        if (table != null && table.has(site) && ofSite.containsKey(table.site(site).controller())) {
+            String controller = table.site(site).controller();
+            ofSite.put(controller, ofSite.remove(controller)); // to the end
+        }
+        Set<String> order = new LinkedHashSet<>(ofSite.values());
         order.addAll(protectors.values());
-        nodes.values().forEach(ofSite -> order.addAll(ofSite.values()));
+        nodes.values().forEach(other -> order.addAll(other.values()));
         order.remove(failed);
         return new ArrayList<>(order);
     }
