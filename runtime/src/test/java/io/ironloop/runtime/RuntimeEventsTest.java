@@ -39,4 +39,28 @@ class RuntimeEventsTest {
 
         assertThat(events).containsExactly("snapshotted GLOBAL 1 true true", "saved GLOBAL 1 disk");
     }
+
+    @Test
+    void saveGlobal_committedLine_toldToTheProvidedObservers_oneThatThrowsFailsNothing() {
+        List<String> saved = new CopyOnWriteArrayList<>();
+        Parameters p = Parameters.load(RuntimeKeys.TABLE, null, Map.of(), Map.of("FT_FOLDER", dir.toString()));
+        RecordingLineObservers.SEEN.clear();
+        RecordingLineObservers.recording = true;
+        try (InJvmCluster cluster = InJvmCluster.open("job", 1);
+             Ironloop ft = Ironloop.builder().parameters(p).subscribe(e -> {
+                 if (e instanceof RuntimeEvent.Saved s) {
+                     saved.add(s.kind() + "@" + s.iteration());
+                 }
+             }).joinWith(l -> cluster.group(0)).start()) {
+            ft.registerGlobal("global", new double[1000]);
+            ft.saveGlobal();
+            ft.saveGlobal();
+            ft.complete("done");
+        } finally {
+            RecordingLineObservers.recording = false;
+        }
+
+        assertThat(saved).containsExactly("GLOBAL@1", "GLOBAL@2");
+        assertThat(RecordingLineObservers.SEEN).containsExactly("global@1", "global@2");
+    }
 }
