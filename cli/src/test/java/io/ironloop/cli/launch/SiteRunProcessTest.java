@@ -143,6 +143,8 @@ class SiteRunProcessTest {
                 "site site-0 lost its controller node host-0: its cluster protector failed over to node host-1, now at 127.0.0.1:",
                 "site table at the end of the job: v2", "the 3 surviving ranks exited 0 after losing rank [0]; 1 online recovery")
                 .doesNotContain("declared failed by the protector of site");
+        assertThat(Pattern.compile("(?m)^\\[1\\] .*cannot tell the cluster protector of site site-0").matcher(err()).results().count())
+                .as("the protector unreachable meanwhile: logged once at most, not per line").isLessThanOrEqualTo(1);
         String timeline = timeline();
         assertThat(timeline).contains("\"type\":\"site-node-declared\"").doesNotContain("\"type\":\"site-declared\"");
         assertThat(Pattern.compile("\"type\":\"site-table-asked\",\"fields\":\\{\"site\":\"site-(1|2)\",\"table_version\":\"2\"")
