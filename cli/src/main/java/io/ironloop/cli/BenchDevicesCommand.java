@@ -4,6 +4,7 @@ import io.ironloop.benchmarks.device.DeviceBench;
 import io.ironloop.device.DeviceKind;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.OpenClUnavailableException;
+import io.ironloop.examples.device.DeviceApp;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,15 +29,17 @@ final class BenchDevicesCommand implements Callable<Integer> {
     @Option(names = "--devices", paramLabel = "K", defaultValue = "2", description = "Devices (default: ${DEFAULT-VALUE}).")
     int devices;
 
-    @Option(names = "--size", paramLabel = "test|demo", defaultValue = "demo", description = "Example size (default: ${DEFAULT-VALUE}; test: runs of a few tens of ms, for a quick check).")
+    @Option(names = "--size", paramLabel = "test|demo|bench", defaultValue = "bench",
+            description = "Example size (default: ${DEFAULT-VALUE}, runs of a few seconds; demo: about a second; test: a few tens of ms, for a quick check).")
     String size;
 
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")
     int repetitions;
 
-    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "1",
-            description = "Least seconds each side of a tracking-overhead pair runs its example back to back (default: ${DEFAULT-VALUE}).")
-    double pairSeconds;
+    @Option(names = "--pairs", paramLabel = "N", defaultValue = "12",
+            description = {"Pairs of runs, each in a JVM of its own, plain and instrumented in ABBA order, for the tracking overhead's",
+                "median and 95 % interval (default: ${DEFAULT-VALUE}; a 95 % interval inside the extremes needs 9 or more)."})
+    int pairs;
 
     @Option(names = "--dir", description = "Directory for the checkpoint folders (default: a new temporary directory, removed afterwards).")
     Path dir;
@@ -62,14 +65,14 @@ final class BenchDevicesCommand implements Callable<Integer> {
             err.println("ironloop bench devices: --device must be java or opencl, not '" + device + "'");
             return Main.USAGE;
         }
-        if (devices < 1 || !size.equals("test") && !size.equals("demo") || !(pairSeconds > 0)) {
-            err.println("ironloop bench devices: --devices must be at least 1, --size test or demo, --pair-seconds above 0");
+        if (devices < 1 || !DeviceApp.SIZES.contains(size) || pairs < 1) {
+            err.println("ironloop bench devices: --devices must be at least 1, --size test, demo or bench, --pairs at least 1");
             return Main.USAGE;
         }
         DeviceKind chosen = kind;
         Map<String, Object> figures;
         try {
-            figures = BenchCommand.measureIn(dir, "devices", where -> DeviceBench.run(chosen, devices, size, repetitions, pairSeconds, where, err));
+            figures = BenchCommand.measureIn(dir, "devices", where -> DeviceBench.run(chosen, devices, size, repetitions, pairs, where, err));
         } catch (OpenClUnavailableException e) {
             err.println("ironloop bench devices: " + e.getMessage());
             return 1;

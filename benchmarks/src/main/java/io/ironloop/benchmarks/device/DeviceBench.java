@@ -2,15 +2,12 @@ package io.ironloop.benchmarks.device;
 
 import io.ironloop.Folders;
 import io.ironloop.benchmarks.Medians;
+import io.ironloop.benchmarks.PairedRuns;
 import io.ironloop.core.CheckpointEngine;
-import io.ironloop.core.CheckpointPolicy;
 import io.ironloop.core.EngineConfig;
-import io.ironloop.core.EngineListener;
-import io.ironloop.core.LineInfo;
 import io.ironloop.core.LongCell;
 import io.ironloop.core.Store;
 import io.ironloop.device.Arg;
-import io.ironloop.device.CheckpointReport;
 import io.ironloop.device.Device;
 import io.ironloop.device.DeviceArray;
 import io.ironloop.device.DeviceKind;
@@ -18,26 +15,19 @@ import io.ironloop.device.DeviceSession;
 import io.ironloop.device.DeviceSet;
 import io.ironloop.device.Intent;
 import io.ironloop.device.Kernel;
-import io.ironloop.examples.ResultDigest;
 import io.ironloop.examples.device.DeviceApp;
 import io.ironloop.format.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code ironloop bench devices}: for every device example, the paper's Table 5 split — the run without Ironloop
@@ -46,8 +36,12 @@ import java.util.function.IntFunction;
  * protocol brought home against copying every registered array home, and a restart split into reading the line and
  * positioning (re-executing the setup: devices, arrays, registration, split). Then the device-to-host transfer of
  * the tracking (a host read after a kernel wrote the array) against a raw blocking {@code clEnqueueReadBuffer} of
- * the same bytes (against {@code System.arraycopy} where OpenCL is absent). Each figure is the median of the
- * repetitions, interleaved, after one warm-up.
+ * the same bytes (against {@code System.arraycopy} where OpenCL is absent).
+ *
+ * <p>The instrumentation overhead compares whole runs, each in a JVM of its own, in ABBA pairs: the median ratio with
+ * its distribution-free 95 % interval, beside the direct accounting of Ironloop's calls in the same runs (fixed and
+ * per iteration) and what the runs add beyond those calls. The other figures are medians of repetitions in this JVM,
+ * interleaved, after one warm-up.
  */
 public final class DeviceBench {
     private static final int TRANSFER_FLOATS = 8 << 20; // 32 MiB
@@ -73,32 +67,35 @@ public final class DeviceBench {
      * Measures every example on {@code devices} devices of {@code kind} at {@code size}, checkpointing into folders
      * under {@code dir}.
      *
-     * @param pairSeconds least seconds each side of a tracking-overhead pair runs the example back to back
+     * @param repetitions repetitions of the in-JVM figures (checkpoints, restart, the warm accounting)
+     * @param pairs pairs of fresh-JVM runs for the tracking overhead (12 or more for a 95 % interval inside the extremes)
      * @return the figures, in the order they are printed
      */
-    public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, double pairSeconds, Path dir,
-            PrintStream err) {
+    public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, int pairs, Path dir, PrintStream err) {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("devices", kind.name().toLowerCase(Locale.ROOT));
         figures.put("device_count", devices);
         figures.put("repetitions", repetitions);
+        figures.put("tracking_pairs", pairs);
         double worstTracking = Double.NEGATIVE_INFINITY;
         long home = 0;
         long naive = 0;
-        boolean pairsAgree = true;
+        boolean shown = true;
         for (String name : DeviceApp.NAMES) {
             err.println("bench devices: " + name + " (" + DeviceApp.named(name, size).describe() + ") on " + devices + " " + figures.get("devices")
                     + " device" + (devices == 1 ? "" : "s"));
-            AppFigures f = measure(name, kind, devices, size, repetitions, pairSeconds, dir.resolve(name), err);
+            AppFigures f = measure(name, kind, devices, size, repetitions, pairs, dir.resolve(name), err);
             f.put(figures, name);
-            worstTracking = Math.max(worstTracking, f.trackingPct);
-            // the whole runs must not contradict the timed calls: at least one pair within the target
-            pairsAgree &= Arrays.stream(f.trackingRatio).min().orElseThrow() <= 1 + TRACKING_TARGET_PCT / 100;
+            worstTracking = Math.max(worstTracking, f.trackingPct());
+            // shown only where a 95 % interval of the median exists (9 pairs or more) and lies at or below the target
+            shown &= Medians.coverage(pairs, 0.95) >= 0.95 && f.tracking.overheadIntervalPct()[1] <= TRACKING_TARGET_PCT;
             home += f.bytesHome;
             naive += f.naiveBytes;
         }
         figures.put("tracking_overhead_pct", worstTracking);
-        figures.put("tracking_target_met", worstTracking <= TRACKING_TARGET_PCT && pairsAgree);
+        figures.put("tracking_target_met", shown);
+        figures.put("tracking_target_from_s", DeviceApp.NAMES.stream().mapToDouble(n -> (Double) figures.get(n + "_tracking_target_from_s")).max()
+                .orElseThrow());
         figures.put("protocol_bytes_over_naive", naive == 0 ? 0.0 : (double) home / naive);
         transfer(figures, repetitions, err);
         Object transferKind = figures.get("transfer_device");
@@ -109,23 +106,16 @@ public final class DeviceBench {
     }
 
     /** What one example measured. */
-    private static final class AppFigures {
-        final double[] plain;
-        final double[] instrumented;
-        /** Instrumented over plain, per pair. */
-        final double[] trackingRatio;
-        int runsPerSide;
-        /** Seconds of an instrumented run spent inside Ironloop's calls (engine, session, registration, checkpoint checks). */
-        final double[] inIronloop;
-        /** Of {@link #inIronloop}: opening the engine and session, the registrations, the per-iteration checks, awaiting and closing. */
-        final double[] inOpen;
-        final double[] inRegister;
-        final double[] inChecks;
-        final double[] inFinish;
-        /** CPU seconds of the engine's threads during an instrumented run, bytes and collector seconds it added. */
-        final double[] engineThreadsCpu;
-        final double[] extraAllocated;
-        final double[] extraGc;
+    static final class AppFigures {
+        /** The fresh-JVM pairs of whole runs: plain against instrumented. */
+        PairedRuns.Comparison tracking;
+        /** The instrumented runs of those pairs, in order. */
+        final List<ExampleRuns.Run> instrumentedRuns = new ArrayList<>();
+        final List<ExampleRuns.Run> plainRuns = new ArrayList<>();
+        long iterations;
+        /** The same accounting in this JVM, warm: seconds inside Ironloop's calls over the plain run's, per repetition. */
+        final double[] warmCalls;
+        final double[] warmPlain;
         final double[] checkpointed;
         final double[] read;
         final double[] position;
@@ -138,54 +128,72 @@ public final class DeviceBench {
         long naiveBytes;
         int checkpoints;
         int runs;
-        double trackingPct;
 
         AppFigures(int repetitions) {
-            plain = new double[repetitions];
-            instrumented = new double[repetitions];
-            trackingRatio = new double[repetitions];
-            inIronloop = new double[repetitions];
-            inOpen = new double[repetitions];
-            inRegister = new double[repetitions];
-            inChecks = new double[repetitions];
-            inFinish = new double[repetitions];
-            engineThreadsCpu = new double[repetitions];
-            extraAllocated = new double[repetitions];
-            extraGc = new double[repetitions];
+            warmCalls = new double[repetitions];
+            warmPlain = new double[repetitions];
             checkpointed = new double[repetitions];
             read = new double[repetitions];
             position = new double[repetitions];
         }
 
+        /** The overhead of the whole fresh-JVM runs: the median ratio, in %. */
+        double trackingPct() {
+            return tracking.overheadPct();
+        }
+
         void put(Map<String, Object> figures, String name) {
             String p = name + "_"; // the example's name as the command line takes it: shallow-water_...
-            double plainS = Medians.median(plain);
-            double instrumentedS = Medians.median(instrumented);
+            double plainS = Medians.median(tracking.reference());
             double checkpointedS = Medians.median(checkpointed);
-            double callsS = Medians.median(inIronloop);
-            double engineCpuS = Medians.median(engineThreadsCpu);
-            double extraGcS = Medians.median(extraGc);
-            // The instrumented run adds exactly these calls to the plain one (same kernels, same tracked arrays), so
-            // timing them is the overhead, with what they cause elsewhere: the engine's threads' CPU and the extra
-            // garbage collection. The whole-run pairs are the cross-check, too noisy to resolve 1 % here.
-            trackingPct = (callsS + engineCpuS + Math.max(0, extraGcS)) / plainS * 100;
+            double[] ci = tracking.overheadIntervalPct();
+            double callsS = median(instrumentedRuns, ExampleRuns.Run::inIronloopSeconds);
+            double engineCpuS = median(instrumentedRuns, ExampleRuns.Run::engineThreadsCpuSeconds);
+            double extraGcS = median(instrumentedRuns, ExampleRuns.Run::gcSeconds) - median(plainRuns, ExampleRuns.Run::gcSeconds);
             figures.put(p + "plain_s", plainS);
-            figures.put(p + "instrumented_s", instrumentedS);
-            figures.put(p + "tracking_overhead_pct", trackingPct);
-            figures.put(p + "tracking_overhead_pairs_pct", (Medians.median(trackingRatio) - 1) * 100);
-            figures.put(p + "tracking_overhead_pairs_pct_min", (Arrays.stream(trackingRatio).min().orElseThrow() - 1) * 100);
-            figures.put(p + "tracking_overhead_pairs_pct_max", (Arrays.stream(trackingRatio).max().orElseThrow() - 1) * 100);
-            figures.put(p + "tracking_runs_per_side", runsPerSide);
+            figures.put(p + "instrumented_s", Medians.median(tracking.candidate()));
+            figures.put(p + "tracking_overhead_pct", trackingPct());
+            figures.put(p + "tracking_overhead_ci_low_pct", ci[0]);
+            figures.put(p + "tracking_overhead_ci_high_pct", ci[1]);
+            figures.put(p + "tracking_overhead_min_pct", tracking.minPct());
+            figures.put(p + "tracking_overhead_max_pct", tracking.maxPct());
+            figures.put(p + "tracking_pairs", tracking.reference().length);
+            // the same pairs in CPU seconds of the whole process (kernels, JIT, collectors): less moved by other
+            // processes' load than the wall clock, which still decides the target
+            PairedRuns.Comparison cpu = cpuComparison();
+            double[] cpuCi = cpu.overheadIntervalPct();
+            figures.put(p + "tracking_cpu_overhead_pct", cpu.overheadPct());
+            figures.put(p + "tracking_cpu_overhead_ci_low_pct", cpuCi[0]);
+            figures.put(p + "tracking_cpu_overhead_ci_high_pct", cpuCi[1]);
+            // The direct accounting, from the same instrumented runs: the time inside Ironloop's calls (all that the
+            // instrumented run adds to the plain one's code), what they cost elsewhere (the engine's threads' CPU, the
+            // extra garbage collection), split into the fixed part and the per-iteration check.
+            figures.put(p + "tracking_calls_pct", (callsS + engineCpuS + Math.max(0, extraGcS)) / plainS * 100);
+            // what the whole runs add beyond those calls, per pair: an interval around 0 says the accounting is complete
+            double[] unaccounted = unaccountedSeconds();
+            double[] unaccountedCi = Medians.interval(unaccounted, 0.95);
+            figures.put(p + "tracking_unaccounted_s", Medians.median(unaccounted));
+            figures.put(p + "tracking_unaccounted_ci_low_s", unaccountedCi[0]);
+            figures.put(p + "tracking_unaccounted_ci_high_s", unaccountedCi[1]);
             figures.put(p + "instrumentation_calls_s", callsS);
-            figures.put(p + "instrumentation_open_s", Medians.median(inOpen));
-            figures.put(p + "instrumentation_register_s", Medians.median(inRegister));
-            figures.put(p + "instrumentation_checks_s", Medians.median(inChecks));
-            figures.put(p + "instrumentation_finish_s", Medians.median(inFinish));
+            figures.put(p + "instrumentation_fixed_s", median(instrumentedRuns, ExampleRuns.Run::fixedSeconds));
+            figures.put(p + "instrumentation_open_s", median(instrumentedRuns, ExampleRuns.Run::openSeconds));
+            figures.put(p + "instrumentation_register_s", median(instrumentedRuns, ExampleRuns.Run::registerSeconds));
+            figures.put(p + "instrumentation_checks_s", median(instrumentedRuns, ExampleRuns.Run::checksSeconds));
+            figures.put(p + "instrumentation_per_iteration_us", median(instrumentedRuns, ExampleRuns.Run::checksSeconds) / iterations * 1e6);
+            figures.put(p + "instrumentation_finish_s", median(instrumentedRuns, ExampleRuns.Run::finishSeconds));
+            // how long a plain run must last for the accounted calls to stay within the target: the fixed part over
+            // what the target leaves once the per-iteration checks (a constant share of the run) are paid
+            double leftPerSecond = TRACKING_TARGET_PCT / 100 - median(instrumentedRuns, ExampleRuns.Run::checksSeconds) / plainS;
+            figures.put(p + "tracking_target_from_s",
+                    leftPerSecond > 0 ? median(instrumentedRuns, ExampleRuns.Run::fixedSeconds) / leftPerSecond : Double.MAX_VALUE);
             figures.put(p + "engine_threads_cpu_s", engineCpuS);
-            figures.put(p + "extra_allocated_bytes", Medians.median(extraAllocated));
+            figures.put(p + "extra_allocated_bytes",
+                    median(instrumentedRuns, ExampleRuns.Run::allocatedBytes) - median(plainRuns, ExampleRuns.Run::allocatedBytes));
             figures.put(p + "extra_gc_s", extraGcS);
+            figures.put(p + "tracking_calls_warm_pct", Medians.median(warmCalls) / Medians.median(warmPlain) * 100);
             figures.put(p + "checkpointed_s", checkpointedS);
-            figures.put(p + "checkpoint_overhead_pct", (checkpointedS - plainS) / plainS * 100);
+            figures.put(p + "checkpoint_overhead_pct", (checkpointedS - Medians.median(warmPlain)) / Medians.median(warmPlain) * 100);
             figures.put(p + "checkpoints", checkpoints / Math.max(1, runs));
             figures.put(p + "protocol_ms", median(protocolMs));
             figures.put(p + "snapshot_ms", median(snapshotMs));
@@ -198,260 +206,81 @@ public final class DeviceBench {
             figures.put(p + "restart_position_s", Medians.median(position));
         }
 
+        /** Per pair: instrumented seconds − plain seconds − the seconds inside Ironloop's calls of the instrumented run. */
+        private double[] unaccountedSeconds() {
+            double[] u = new double[plainRuns.size()];
+            for (int i = 0; i < u.length; i++) {
+                ExampleRuns.Run instrumented = instrumentedRuns.get(i);
+                u[i] = instrumented.seconds() - plainRuns.get(i).seconds() - instrumented.inIronloopSeconds();
+            }
+            return u;
+        }
+
+        private PairedRuns.Comparison cpuComparison() {
+            double[] plainCpu = plainRuns.stream().mapToDouble(ExampleRuns.Run::processCpuSeconds).toArray();
+            double[] instrumentedCpu = instrumentedRuns.stream().mapToDouble(ExampleRuns.Run::processCpuSeconds).toArray();
+            return new PairedRuns.Comparison(plainCpu, instrumentedCpu, plainCpu, instrumentedCpu, 1);
+        }
+
         private static double median(List<Double> values) {
             return values.isEmpty() ? 0.0 : Medians.median(values.stream().mapToDouble(Double::doubleValue).toArray());
         }
+
+        private static double median(List<ExampleRuns.Run> runs, ToDoubleFunction<ExampleRuns.Run> figure) {
+            return Medians.median(runs.stream().mapToDouble(figure).toArray());
+        }
     }
 
-    private static AppFigures measure(String name, DeviceKind kind, int devices, String size, int repetitions, double pairSeconds, Path dir,
+    private static AppFigures measure(String name, DeviceKind kind, int devices, String size, int repetitions, int pairs, Path dir,
             PrintStream err) {
         AppFigures f = new AppFigures(repetitions);
-        trackingPairs(f, name, kind, devices, size, repetitions, pairSeconds, dir, err);
+        trackingPairs(f, name, kind, devices, size, pairs, dir, err);
         for (int r = -1; r < repetitions; r++) { // r = -1: the warm-up
             AppFigures sink = r < 0 ? new AppFigures(1) : f;
+            // in this JVM, warm: the plain run (the checkpointed run's reference) and the instrumented one's calls
+            double plain = ExampleRuns.plain(name, kind, devices, size).seconds();
+            double calls = ExampleRuns.checkpointed(name, kind, devices, size, fresh(dir.resolve("instrumented")), false, null).inIronloopSeconds();
             Path folder = fresh(dir.resolve("checkpointed"));
-            double checkpointed = checkpointed(name, kind, devices, size, folder, true, sink).seconds();
+            double checkpointed = ExampleRuns.checkpointed(name, kind, devices, size, folder, true, sink).seconds();
             double[] restart = restart(name, kind, devices, size, folder);
             if (r >= 0) {
+                f.warmPlain[r] = plain;
+                f.warmCalls[r] = calls;
                 f.checkpointed[r] = checkpointed;
                 f.read[r] = restart[0];
                 f.position[r] = restart[1];
-                err.printf(Locale.ROOT, "bench devices: %s repetition %d: checkpointed %.3f s, restart read %.3f s + positioning %.3f s%n",
-                        name, r + 1, checkpointed, restart[0], restart[1]);
+                err.printf(Locale.ROOT, "bench devices: %s repetition %d: plain %.3f s (calls of an instrumented run %.2f ms), checkpointed %.3f s,"
+                        + " restart read %.3f s + positioning %.3f s%n", name, r + 1, plain, calls * 1e3, checkpointed, restart[0], restart[1]);
             }
         }
         return f;
     }
 
     /**
-     * The instrumentation overhead is a difference of a percent or less between two runs of a fraction of a second,
-     * smaller than the run-to-run noise of one JVM. So each side of a pair runs the example back to back until at least
-     * {@code pairSeconds} have passed (the count fixed by the warm-up), the two sides alternate which goes first, and
-     * the figure is the median of the per-pair ratios: drift in the machine's speed cancels within a pair.
+     * The instrumentation overhead of whole runs, each in a JVM of its own ({@link ExampleRuns#inFreshJvm}): a user's
+     * run starts cold, so class loading and the JIT's warm-up belong to both sides, and opening the engine to the
+     * instrumented one; no run inherits another's compiled code, heap or profile. The sides alternate in ABBA order
+     * ({@link PairedRuns#compare}, after one unmeasured run of each), and the figure is the median of the per-pair
+     * ratios with its distribution-free 95 % interval.
      */
-    private static void trackingPairs(AppFigures f, String name, DeviceKind kind, int devices, String size, int repetitions,
-            double pairSeconds, Path dir, PrintStream err) {
+    private static void trackingPairs(AppFigures f, String name, DeviceKind kind, int devices, String size, int pairs, Path dir,
+            PrintStream err) {
         Path folder = dir.resolve("instrumented");
-        plain(name, kind, devices, size); // warm-up of both sides
-        checkpointed(name, kind, devices, size, fresh(folder), false, null);
-        double once = plain(name, kind, devices, size).seconds();
-        int runs = (int) Math.max(1, Math.ceil(pairSeconds / once));
-        f.runsPerSide = runs;
-        // one unrecorded pair first: the two sides pass different lambdas to the same kernel loop, and one run each was
-        // not enough for the JIT to settle on both (quiet runs showed the second pair's instrumented side still at
-        // the first pair's speed while its plain side had doubled: +47 % and +88 % in two runs)
-        for (int i = 0; i < runs; i++) {
-            plain(name, kind, devices, size);
-            checkpointed(name, kind, devices, size, fresh(folder), false, null);
-        }
-        for (int r = 0; r < repetitions; r++) {
-            boolean plainFirst = r % 2 == 0;
-            List<Run> plainRuns = new ArrayList<>();
-            List<Run> instrumentedRuns = new ArrayList<>();
-            for (int side = 0; side < 2; side++) {
-                boolean plainSide = (side == 0) == plainFirst;
-                for (int k = 0; k < runs; k++) {
-                    if (plainSide) {
-                        plainRuns.add(plain(name, kind, devices, size));
-                    } else {
-                        instrumentedRuns.add(checkpointed(name, kind, devices, size, fresh(folder), false, null));
-                    }
-                }
-            }
-            Run plain = Run.mean(plainRuns);
-            Run instrumented = Run.mean(instrumentedRuns);
-            f.plain[r] = plain.seconds();
-            f.instrumented[r] = instrumented.seconds();
-            f.trackingRatio[r] = instrumented.seconds() / plain.seconds();
-            f.inIronloop[r] = instrumented.inIronloopSeconds();
-            f.inOpen[r] = instrumented.openSeconds();
-            f.inRegister[r] = instrumented.registerSeconds();
-            f.inChecks[r] = instrumented.checksSeconds();
-            f.inFinish[r] = instrumented.finishSeconds();
-            f.engineThreadsCpu[r] = instrumented.engineThreadsCpuSeconds();
-            f.extraAllocated[r] = instrumented.allocatedBytes() - plain.allocatedBytes();
-            f.extraGc[r] = instrumented.gcSeconds() - plain.gcSeconds();
-            err.printf(Locale.ROOT, "bench devices: %s pair %d: %d runs each, plain %.3f s, instrumented %.3f s (%+.2f %%)%n", name, r + 1,
-                    runs, f.plain[r], f.instrumented[r], (f.trackingRatio[r] - 1) * 100);
-        }
-    }
-
-    /** The example with devices and tracked arrays only: no engine, no session. Times the loop and the final read. */
-    private static Run plain(String name, DeviceKind kind, int count, String size) {
-        DeviceApp app = DeviceApp.named(name, size);
-        try (DeviceSet devices = DeviceSet.open(kind, count)) {
-            Meter meter = new Meter();
-            long start = System.nanoTime(); // the same span as the instrumented side: allocation to the final read
-            app.allocate(count);
-            app.distribute(count);
-            for (long i = 0; i < app.iterations(); i++) {
-                app.iterate(roundRobin(devices, count), i);
-            }
-            app.digest(new ResultDigest());
-            double seconds = (System.nanoTime() - start) / 1e9;
-            return new Run(seconds, 0, 0, 0, 0, 0, meter.allocatedBytes(), meter.gcSeconds());
-        }
-    }
-
-    /**
-     * The example instrumented as {@code DeviceRank} runs it; with {@code checkpoints} false its checkpoint calls never
-     * fire. Times the registration, the loop, the last write and the final read; fills {@code into} with the
-     * checkpoints' costs.
-     */
-    private static Run checkpointed(String name, DeviceKind kind, int count, String size, Path folder, boolean checkpoints,
-            AppFigures into) {
-        DeviceApp app = DeviceApp.named(name, size);
-        List<long[]> written = new ArrayList<>();
-        EngineListener listener = new EngineListener() {
-            @Override
-            public void checkpointDurable(LineInfo line, Duration sinceStart, long bytesWritten) {
-                synchronized (written) {
-                    written.add(new long[] {sinceStart.toNanos(), bytesWritten});
-                }
-            }
-        };
-        try (DeviceSet devices = DeviceSet.open(kind, count)) {
-            Meter meter = new Meter();
-            long start = System.nanoTime();
-            long open = 0; // the calls the plain run does not make: opening, registering, the per-iteration checks
-            long register = 0;
-            long checks = 0;
-            long finish = 0; // awaiting the last line and closing the engine, both inside the timed span
-            long t = System.nanoTime();
-            CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().build(), Store.directory(folder), listener);
-            try {
-                DeviceSession session = DeviceSession.open(engine, devices);
-                LongCell iteration = new LongCell(0);
-                engine.protect("settings", Scope.SETTINGS, app.settings()); // DeviceApp.setUp, with its calls timed apart
-                engine.protect("iteration", Scope.GLOBAL, iteration);
-                int virtual = app.distribution(session);
-                open += System.nanoTime() - t;
-                app.allocate(virtual);
-                t = System.nanoTime();
-                app.register(session);
-                register += System.nanoTime() - t;
-                app.distribute(session.virtualDevices());
-                CheckpointPolicy policy = checkpoints ? CheckpointPolicy.everyCalls(app.checkpointEvery()) : CheckpointPolicy.never();
-                List<CheckpointReport> reports = new ArrayList<>();
-                int virtualDevices = session.virtualDevices();
-                while (iteration.get() < app.iterations()) {
-                    // DeviceRank passes session::device, which is this lookup plus a bounds check; one lambda class on
-                    // both sides keeps the JIT's profile of the examples' kernel loops the same for both
-                    app.iterate(roundRobin(devices, virtualDevices), iteration.get());
-                    iteration.set(iteration.get() + 1);
-                    t = System.nanoTime();
-                    session.checkpointIfDue(iteration.get(), policy).ifPresent(reports::add);
-                    checks += System.nanoTime() - t;
-                }
-                t = System.nanoTime();
-                engine.awaitDurable();
-                finish += System.nanoTime() - t;
-                app.digest(new ResultDigest());
-                double engineThreadsCpu = meter.ironloopThreadsCpuSeconds(); // before the close ends the writer thread
-                t = System.nanoTime();
-                engine.close();
-                finish += System.nanoTime() - t;
-                double seconds = (System.nanoTime() - start) / 1e9;
-                if (into != null) {
-                    into.checkpoints += reports.size();
-                    into.runs++;
-                    for (CheckpointReport r : reports) {
-                        into.protocolMs.add(r.protocol().toNanos() / 1e6);
-                        into.snapshotMs.add(r.snapshot().toNanos() / 1e6);
-                        into.bytesHome += r.bytesHome();
-                        into.naiveBytes += r.naiveBytes();
-                    }
-                    synchronized (written) {
-                        for (long[] w : written) {
-                            into.writeMs.add(w[0] / 1e6);
-                            into.fileBytes.add((double) w[1]);
-                        }
-                    }
-                }
-                return new Run(seconds, open / 1e9, register / 1e9, checks / 1e9, finish / 1e9, engineThreadsCpu, meter.allocatedBytes(),
-                        meter.gcSeconds());
-            } finally {
-                engine.close(); // a no-op once closed above
-            }
-        }
-    }
-
-    /** Virtual device v on physical device v mod count: what {@code DeviceSession.device} maps, for both sides. */
-    private static IntFunction<Device> roundRobin(DeviceSet devices, int virtualDevices) {
-        int physical = devices.size();
-        return v -> {
-            if (v >= virtualDevices) {
-                throw new IndexOutOfBoundsException("virtual device " + v + " of " + virtualDevices);
-            }
-            return devices.get(v % physical);
-        };
-    }
-
-    /**
-     * One timed run of an example: its seconds; of those, the seconds spent inside Ironloop's own calls; the CPU seconds
-     * the engine's threads used meanwhile; the bytes the loop's thread allocated and the seconds the collectors ran.
-     */
-    private record Run(double seconds, double openSeconds, double registerSeconds, double checksSeconds, double finishSeconds,
-            double engineThreadsCpuSeconds, double allocatedBytes, double gcSeconds) {
-        double inIronloopSeconds() {
-            return openSeconds + registerSeconds + checksSeconds + finishSeconds;
-        }
-
-        static Run mean(List<Run> runs) {
-            double n = runs.size();
-            return new Run(runs.stream().mapToDouble(Run::seconds).sum() / n, runs.stream().mapToDouble(Run::openSeconds).sum() / n,
-                    runs.stream().mapToDouble(Run::registerSeconds).sum() / n, runs.stream().mapToDouble(Run::checksSeconds).sum() / n,
-                    runs.stream().mapToDouble(Run::finishSeconds).sum() / n,
-                    runs.stream().mapToDouble(Run::engineThreadsCpuSeconds).sum() / n,
-                    runs.stream().mapToDouble(Run::allocatedBytes).sum() / n, runs.stream().mapToDouble(Run::gcSeconds).sum() / n);
-        }
-    }
-
-    /**
-     * What the timed calls cannot see: the bytes the calling thread allocates (garbage a collector must later take from
-     * the application), the collectors' time, and the CPU time of Ironloop's own threads (the engine's writer, idle
-     * when no checkpoint fires).
-     */
-    private static final class Meter {
-        private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        private final long allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes();
-        private final long gcMillisAtStart = gcMillis();
-        private final Map<Long, Long> ironloopCpuAtStart = ironloopThreadsCpu();
-
-        double allocatedBytes() {
-            return THREADS.getCurrentThreadAllocatedBytes() - allocatedAtStart;
-        }
-
-        double gcSeconds() {
-            return (gcMillis() - gcMillisAtStart) / 1e3;
-        }
-
-        /** CPU seconds of threads named {@code ironloop-*} since this meter started (threads started since count whole). */
-        double ironloopThreadsCpuSeconds() {
-            long nanos = 0;
-            for (Map.Entry<Long, Long> e : ironloopThreadsCpu().entrySet()) {
-                nanos += e.getValue() - ironloopCpuAtStart.getOrDefault(e.getKey(), 0L);
-            }
-            return nanos / 1e9;
-        }
-
-        private static long gcMillis() {
-            return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionTime)
-                    .filter(t -> t > 0).sum();
-        }
-
-        private static Map<Long, Long> ironloopThreadsCpu() {
-            Map<Long, Long> cpu = new HashMap<>();
-            for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds(), 0)) {
-                if (info != null && info.getThreadName().startsWith("ironloop-")) {
-                    long nanos = THREADS.getThreadCpuTime(info.getThreadId());
-                    if (nanos >= 0) {
-                        cpu.put(info.getThreadId(), nanos);
-                    }
-                }
-            }
-            return cpu;
-        }
+        f.iterations = DeviceApp.named(name, size).iterations();
+        List<ExampleRuns.Run> plain = new ArrayList<>();
+        List<ExampleRuns.Run> instrumented = new ArrayList<>();
+        f.tracking = PairedRuns.compare("bench devices: " + name, pairs, 0, () -> {
+            ExampleRuns.Run run = ExampleRuns.inFreshJvm(ExampleRuns.Side.PLAIN, name, kind, devices, size, folder);
+            plain.add(run);
+            return run.sample();
+        }, () -> {
+            ExampleRuns.Run run = ExampleRuns.inFreshJvm(ExampleRuns.Side.INSTRUMENTED, name, kind, devices, size, folder);
+            instrumented.add(run);
+            return run.sample();
+        }, err);
+        // compare's first two runs of each side are unmeasured: keep the pairs' runs only
+        f.plainRuns.addAll(plain.subList(plain.size() - pairs, plain.size()));
+        f.instrumentedRuns.addAll(instrumented.subList(instrumented.size() - pairs, instrumented.size()));
     }
 
     /** A restart from {@code folder}: {seconds reading the line, seconds positioning (setup re-executed, re-split)}. */
@@ -523,7 +352,7 @@ public final class DeviceBench {
         figures.put("transfer_target_met", rawS / oursS >= 0.9);
     }
 
-    private static Path fresh(Path dir) {
+    static Path fresh(Path dir) {
         try {
             Folders.deleteTree(dir);
             return Files.createDirectories(dir);

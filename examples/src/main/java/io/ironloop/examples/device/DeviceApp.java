@@ -18,21 +18,26 @@ public interface DeviceApp {
     /** The example names, as {@link #named} takes them. */
     List<String> NAMES = List.of("spmv", "floyd", "summa", "shallow-water");
 
+    /** The sizes, as {@link #named} takes them. */
+    List<String> SIZES = List.of("test", "demo", "bench");
+
     /**
-     * The example {@code name} at {@code size} ({@code test}: seconds on two cores, {@code demo}: larger).
+     * The example {@code name} at {@code size} ({@code test}: tens of milliseconds on two cores, {@code demo}: about a
+     * second, {@code bench}: a few seconds, long enough for {@code bench devices} to compare whole runs).
      *
      * @throws IllegalArgumentException for an unknown name or size
      */
     static DeviceApp named(String name, String size) {
-        if (!size.equals("test") && !size.equals("demo")) {
-            throw new IllegalArgumentException("size must be test or demo, not " + size);
+        if (!SIZES.contains(size)) {
+            throw new IllegalArgumentException("size must be one of " + SIZES + ", not " + size);
         }
         boolean test = size.equals("test");
+        boolean bench = size.equals("bench");
         return switch (name) {
-            case "spmv" -> test ? new Spmv(8192, 60) : new Spmv(65536, 400);
-            case "floyd" -> test ? new Floyd(192) : new Floyd(512);
-            case "summa" -> test ? new Summa(192) : new Summa(640);
-            case "shallow-water" -> test ? new ShallowWater(96, 96, 60) : new ShallowWater(256, 256, 300);
+            case "spmv" -> test ? new Spmv(8192, 60) : new Spmv(65536, bench ? 2000 : 400);
+            case "floyd" -> test ? new Floyd(192) : new Floyd(bench ? 800 : 512);
+            case "summa" -> test ? new Summa(192) : new Summa(bench ? 960 : 640);
+            case "shallow-water" -> test ? new ShallowWater(96, 96, 60) : new ShallowWater(256, 256, bench ? 1000 : 300);
             default -> throw new IllegalArgumentException("unknown app " + name + ": " + String.join(", ", NAMES));
         };
     }
