@@ -30,7 +30,8 @@ final class BenchDevicesCommand implements Callable<Integer> {
     int devices;
 
     @Option(names = "--size", paramLabel = "test|demo|bench", defaultValue = "bench",
-            description = "Example size (default: ${DEFAULT-VALUE}, runs of a few seconds; demo: about a second; test: a few tens of ms, for a quick check).")
+            description = {"Example size (default: ${DEFAULT-VALUE}, runs of a few seconds; demo: about a second; test: a few tens of ms,",
+                "for a quick check)."})
     String size;
 
     @Option(names = "--repetitions", defaultValue = "5", description = "Measured repetitions after one warm-up (>= 5). Default ${DEFAULT-VALUE}.")

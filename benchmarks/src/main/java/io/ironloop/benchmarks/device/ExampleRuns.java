@@ -204,8 +204,8 @@ final class ExampleRuns {
                         }
                     }
                 }
-                return new Run(seconds, meter.cpuSeconds(), meter.processCpuSeconds(), open / 1e9, register / 1e9, checks / 1e9, finish / 1e9, engineThreadsCpu,
-                        meter.allocatedBytes(), meter.gcSeconds());
+                return new Run(seconds, meter.cpuSeconds(), meter.processCpuSeconds(), open / 1e9, register / 1e9, checks / 1e9, finish / 1e9,
+                        engineThreadsCpu, meter.allocatedBytes(), meter.gcSeconds());
             } finally {
                 engine.close(); // a no-op once closed above
             }
@@ -225,12 +225,12 @@ final class ExampleRuns {
 
     /**
      * One timed run of an example: its seconds, the calling thread's CPU seconds and the whole process's (kernels on the
-     * Java device's pool or in PoCL's threads, the JIT, the collectors: all this JVM consumed); of those, the seconds spent inside
-     * Ironloop's own calls (opening, registering, the per-iteration checks, awaiting and closing); the CPU seconds the
+     * Java device's pool or in PoCL's threads, the JIT, the collectors: all this JVM consumed); of the seconds, those
+     * spent inside Ironloop's own calls (opening, registering, the per-iteration checks, awaiting and closing); the CPU seconds the
      * engine's threads used meanwhile; the bytes the loop's thread allocated and the seconds the collectors ran.
      */
-    record Run(double seconds, double cpuSeconds, double processCpuSeconds, double openSeconds, double registerSeconds, double checksSeconds, double finishSeconds,
-            double engineThreadsCpuSeconds, double allocatedBytes, double gcSeconds) {
+    record Run(double seconds, double cpuSeconds, double processCpuSeconds, double openSeconds, double registerSeconds,
+            double checksSeconds, double finishSeconds, double engineThreadsCpuSeconds, double allocatedBytes, double gcSeconds) {
         double inIronloopSeconds() {
             return openSeconds + registerSeconds + checksSeconds + finishSeconds;
         }
@@ -246,8 +246,8 @@ final class ExampleRuns {
 
         /** The numbers, space-separated, as a run in a JVM of its own prints them after {@link #LINE}. */
         String format() {
-            return LINE + Stream.of(seconds, cpuSeconds, processCpuSeconds, openSeconds, registerSeconds, checksSeconds, finishSeconds, engineThreadsCpuSeconds,
-                    allocatedBytes, gcSeconds).map(d -> Double.toString(d)).collect(Collectors.joining(" "));
+            return LINE + Stream.of(seconds, cpuSeconds, processCpuSeconds, openSeconds, registerSeconds, checksSeconds, finishSeconds,
+                    engineThreadsCpuSeconds, allocatedBytes, gcSeconds).map(d -> Double.toString(d)).collect(Collectors.joining(" "));
         }
 
         static Run parse(String line) {
