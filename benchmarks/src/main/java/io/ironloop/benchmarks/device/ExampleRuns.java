@@ -17,12 +17,14 @@ import io.ironloop.examples.ResultDigest;
 import io.ironloop.examples.device.DeviceApp;
 import io.ironloop.format.Scope;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 
 /**
  * One timed run of a device example, as the bench compares them: <em>plain</em> (devices and tracked arrays only, no
@@ -45,6 +48,19 @@ import java.util.stream.Stream;
  * it and no run inherits another's compiled code or heap.
  */
 final class ExampleRuns {
+    /**
+     * Classes whose jars (or class folders) make a device application's class path: the example and this runner, the
+     * device module and what it needs at run time, and the SLF4J binding this JVM uses. The {@code ironloop} command's
+     * own class path holds some 190 jars (cloud stores, metrics, the group's transport); SLF4J's provider lookup opens
+     * every one of them, which a device application does not pay.
+     */
+    private static final List<String> APPLICATION_CLASSES = List.of("io.ironloop.benchmarks.device.ExampleRuns",
+            "io.ironloop.benchmarks.Medians", "io.ironloop.examples.device.DeviceApp", "io.ironloop.examples.ResultDigest",
+            "io.ironloop.device.Device", "io.ironloop.core.CheckpointEngine", "io.ironloop.format.Scope", "io.ironloop.Folders",
+            "com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core.JsonFactory",
+            "com.fasterxml.jackson.annotation.JsonProperty", "org.slf4j.LoggerFactory", "org.jocl.CL", "com.github.luben.zstd.Zstd",
+            "net.jpountz.lz4.LZ4Factory");
+
     /** The line a run in a JVM of its own prints its {@link Run} on, before the numbers. */
     static final String LINE = "ironloop-device-run ";
 
@@ -60,8 +76,8 @@ final class ExampleRuns {
     }
 
     /**
-     * Runs {@code side} of example {@code name} once in a new JVM (this JVM's {@code java} and class path, default
-     * options) and returns what it measured. The child prints one {@link #LINE}; its standard error goes to this
+     * Runs {@code side} of example {@code name} once in a new JVM (this JVM's {@code java}, default options, a device
+     * application's class path: {@link #applicationClassPath}) and returns what it measured. The child prints one {@link #LINE}; its standard error goes to this
      * process's.
      *
      * @param folder the instrumented side's checkpoint folder (emptied first; never written, its policy never fires)
@@ -69,7 +85,7 @@ final class ExampleRuns {
      */
     static Run inFreshJvm(Side side, String name, DeviceKind kind, int count, String size, Path folder) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"), ExampleRuns.class.getName(),
+        List<String> command = List.of(java, "-cp", applicationClassPath(), ExampleRuns.class.getName(),
                 side.name(), name, kind.name(), Integer.toString(count), size, folder.toString());
         Process p = null;
         try {
@@ -97,6 +113,28 @@ final class ExampleRuns {
             if (p != null && p.isAlive()) {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    /** The jars (or class folders) of {@link #APPLICATION_CLASSES} and of this JVM's SLF4J binding, as a class path. */
+    static String applicationClassPath() {
+        List<Class<?>> classes = new ArrayList<>();
+        for (String name : APPLICATION_CLASSES) {
+            try {
+                classes.add(Class.forName(name, false, ExampleRuns.class.getClassLoader()));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("a device application needs " + name + ", which is not on this JVM's class path", e);
+            }
+        }
+        classes.add(LoggerFactory.getILoggerFactory().getClass());
+        return classes.stream().map(ExampleRuns::location).distinct().collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot tell where " + c.getName() + " was loaded from", e);
         }
     }
 
