@@ -35,7 +35,7 @@ public interface DeviceApp {
         boolean bench = size.equals("bench");
         return switch (name) {
             case "spmv" -> test ? new Spmv(8192, 60) : new Spmv(65536, bench ? 2000 : 400);
-            case "floyd" -> test ? new Floyd(192) : new Floyd(bench ? 800 : 512);
+            case "floyd" -> test ? new Floyd(192) : new Floyd(bench ? 1024 : 512);
             case "summa" -> test ? new Summa(192) : new Summa(bench ? 960 : 640);
             case "shallow-water" -> test ? new ShallowWater(96, 96, 60) : new ShallowWater(256, 256, bench ? 1000 : 300);
             default -> throw new IllegalArgumentException("unknown app " + name + ": " + String.join(", ", NAMES));
