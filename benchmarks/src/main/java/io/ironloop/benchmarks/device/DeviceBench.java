@@ -68,7 +68,7 @@ public final class DeviceBench {
      * under {@code dir}.
      *
      * @param repetitions repetitions of the in-JVM figures (checkpoints, restart, the warm accounting)
-     * @param pairs pairs of fresh-JVM runs for the tracking overhead (12 or more for a 95 % interval inside the extremes)
+     * @param pairs pairs of fresh-JVM runs for the tracking overhead (9 or more for a 95 % interval inside the extremes)
      * @return the figures, in the order they are printed
      */
     public static Map<String, Object> run(DeviceKind kind, int devices, String size, int repetitions, int pairs, Path dir, PrintStream err) {
