@@ -178,6 +178,9 @@ public final class NodeProtector implements AutoCloseable {
         }
         try {
             heartbeat();
+            if (closed) {
+                return; // the heartbeat's answer made it step down: it judges nobody any more
+            }
             List<SiteDetector.Action> actions;
             synchronized (this) {
                 actions = detector == null ? List.of() : detector.tick(System.nanoTime());

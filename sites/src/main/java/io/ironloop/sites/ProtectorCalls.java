@@ -108,6 +108,44 @@ final class ProtectorCalls {
     }
 
     /**
+     * Whether any of the protectors at {@code to} answers a {@link #ping} within {@code timeout}: all asked at once on
+     * {@code executor}, the first answer ends the wait. A hung protector (stopped, not dead) accepts a connection and
+     * never answers, so asking one after the other would spend a whole timeout on each hung one before a live one.
+     */
+    static boolean pingAny(java.util.List<InetSocketAddress> to, JobSecret secret, boolean encrypt, String from, Duration timeout,
+            java.util.concurrent.Executor executor) {
+        java.util.concurrent.CompletableFuture<Boolean> any = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(to.size());
+        for (InetSocketAddress at : to) {
+            Runnable one = () -> {
+                if (ping(at, secret, encrypt, from, timeout)) {
+                    any.complete(true);
+                } else if (left.decrementAndGet() == 0) {
+                    any.complete(false);
+                }
+            };
+            try {
+                executor.execute(one);
+            } catch (RejectedExecutionException e) { // the protector is closing: that one counts as not answering
+                if (left.decrementAndGet() == 0) {
+                    any.complete(false);
+                }
+            }
+        }
+        if (to.isEmpty()) {
+            return false;
+        }
+        try {
+            return any.get(timeout.multipliedBy(3).toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
      * {@code CHECK}: asks the third party at {@code third} whether it reaches {@code target} (Algorithm 2's
      * verification).
      *

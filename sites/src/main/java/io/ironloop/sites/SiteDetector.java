@@ -17,7 +17,10 @@ import java.util.Objects;
  * reach Y either, Y is declared failed ({@link Action.DeclareFailed}) and X, which holds Y's site checkpoint,
  * recovers it. A protector that has lost both neighbours — no heartbeat from Y and no acknowledgement from W for
  * {@code timeout} — is the one cut off, and stops itself ({@link Action.StopSelf}), as RADIC prescribes. In a ring
- * of two sites no third party exists: Y is then declared failed on X's observation alone, which the action says.
+ * of two sites no third party exists: Y is then declared failed on X's observation alone, which the action says. A
+ * protector whose own ticks stopped for more than {@code timeout} (its process stopped by {@code SIGSTOP}, or starved)
+ * blames nobody for the silence it slept through: it watches both neighbours afresh from its next tick, whose
+ * heartbeat brings it whatever table changed meanwhile.
  *
  * <p>The same rule watches the nodes of one site (RADIC's node level, {@link NodeProtector}): built on a ring of node
  * names ({@link #SiteDetector(String, List, Duration, long)}) instead of a table, a node is declared failed only when
@@ -65,6 +68,7 @@ public final class SiteDetector {
     private State state = State.WATCHING;
     private long lastHeard;
     private long lastAcked;
+    private long lastTick;
 
     /**
      * A detector for the protector of {@code self}, with both neighbours taken as heard at {@code nowNanos}.
@@ -161,7 +165,16 @@ public final class SiteDetector {
      */
     public List<Action> tick(long nowNanos) {
         List<Action> out = new ArrayList<>();
+        long sinceLastTick = nowNanos - lastTick;
+        lastTick = nowNanos;
         if (state == State.STOPPED || state == State.DECLARED || ring.size() < 2) {
+            return out;
+        }
+        if (sinceLastTick > timeoutNanos) {
+            // this protector itself did not run for a timeout (stopped by SIGSTOP, or starved): its neighbours' silence
+            // meanwhile is its own; it watches them afresh from now, and learns what changed from its next heartbeat
+            lastHeard = Math.max(lastHeard, nowNanos);
+            lastAcked = Math.max(lastAcked, nowNanos);
             return out;
         }
         boolean watchedSilent = nowNanos - lastHeard > timeoutNanos;
@@ -239,6 +252,7 @@ public final class SiteDetector {
     private void restart(long nowNanos) {
         this.lastHeard = nowNanos;
         this.lastAcked = nowNanos;
+        this.lastTick = nowNanos;
         if (state != State.STOPPED) {
             state = State.WATCHING;
         }

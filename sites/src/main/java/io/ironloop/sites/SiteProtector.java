@@ -359,6 +359,9 @@ public final class SiteProtector implements AutoCloseable {
         }
         try {
             heartbeat();
+            if (closed) {
+                return; // the heartbeat's answer made it step down: it judges nobody any more
+            }
             List<SiteDetector.Action> actions;
             synchronized (this) {
                 actions = detector == null ? List.of() : detector.tick(System.nanoTime());
@@ -669,16 +672,12 @@ public final class SiteProtector implements AutoCloseable {
         if (!t.has(site)) {
             return false;
         }
-        // the third party's check decides a declaration: it gets the whole timeout, not one heartbeat
-        if (ProtectorCalls.ping(address(t.site(site).protector()), config.secret(), config.encrypt(), config.site(), config.timeout())) {
-            return true;
-        }
-        for (String at : t.nodeProtectors(site).values()) {
-            if (ProtectorCalls.ping(address(at), config.secret(), config.encrypt(), config.site(), config.timeout())) {
-                return true;
-            }
-        }
-        return false;
+        // the third party's check decides a declaration: it gets the whole timeout, not one heartbeat; the cluster
+        // protector and the node protectors are asked at once (a hung one would hold a sequential check for a timeout)
+        List<InetSocketAddress> at = new java.util.ArrayList<>();
+        at.add(address(t.site(site).protector()));
+        t.nodeProtectors(site).values().forEach(n -> at.add(address(n)));
+        return ProtectorCalls.pingAny(at, config.secret(), config.encrypt(), config.site(), config.timeout(), connections);
     }
 
     private void closeQuietly() {

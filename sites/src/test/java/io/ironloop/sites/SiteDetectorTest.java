@@ -152,4 +152,21 @@ class SiteDetectorTest {
         ring.run(2);
         assertThat(ring.log).containsExactly("X: DeclareFailed[target=Y, verifiedBy=]");
     }
+
+    @Test
+    void protectorThatDidNotRunForTimeouts_blamesNobodyOnResuming_thenWatchesAfresh() {
+        Topology t = Topology.of(List.of(new RankPlace(0, "a", "X"), new RankPlace(1, "b", "Y"), new RankPlace(2, "c", "Z")), List.of());
+        SiteDetector x = new SiteDetector("X", t, TIMEOUT, 0);
+        x.heartbeatFrom("Y", STEP);
+        x.heartbeatAcked(STEP);
+        assertThat(x.tick(STEP)).isEmpty();
+        long resumed = STEP + 3 * TIMEOUT.toNanos(); // X's process was stopped (SIGSTOP) for three timeouts
+        assertThat(x.tick(resumed)).as("the silence it slept through is its own").isEmpty();
+        List<Action> after = new ArrayList<>();
+        for (long now = resumed + STEP; now <= resumed + TIMEOUT.toNanos() + STEP; now += STEP) {
+            after.addAll(x.tick(now));
+        }
+        // neither neighbour heard for a whole timeout after it resumed: now it is the one cut off
+        assertThat(after).singleElement().isInstanceOf(Action.StopSelf.class);
+    }
 }
