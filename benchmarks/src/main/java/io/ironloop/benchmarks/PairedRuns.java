@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  */
 public final class PairedRuns {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private PairedRuns() {
     }
@@ -45,11 +47,26 @@ public final class PairedRuns {
     }
 
     /**
+     * Runs {@code span} on this thread and measures it with the CPU seconds of this whole process (all its threads)
+     * beside the wall clock: for a run whose work spreads over threads of its own (a block loop's workers, its
+     * background writes), while nothing else runs in this process.
+     */
+    public static Sample timeProcess(Runnable span) {
+        long cpuStart = PROCESS.getProcessCpuTime();
+        long start = System.nanoTime();
+        span.run();
+        long end = System.nanoTime();
+        long cpu = PROCESS.getProcessCpuTime();
+        return new Sample((end - start) / 1e9, cpuStart < 0 || cpu < 0 ? 0 : (cpu - cpuStart) / 1e9);
+    }
+
+    /**
      * The result of {@link #compare}.
      *
      * @param reference mean seconds of one reference run, per pair
      * @param candidate mean seconds of one candidate run, per pair
-     * @param referenceCpu mean CPU seconds of the calling thread in one reference run, per pair
+     * @param referenceCpu mean CPU seconds in one reference run, per pair (the calling thread's, {@link #time}, or the
+     *     process's, {@link #timeProcess}: whichever the runs measured)
      * @param candidateCpu the same for the candidate
      * @param runsPerSide runs each side made per pair
      */
@@ -59,7 +76,7 @@ public final class PairedRuns {
             return ratios(candidate, reference);
         }
 
-        /** (median ratio of the calling thread's CPU seconds − 1) × 100. */
+        /** (median ratio of the samples' CPU seconds − 1) × 100. */
         public double cpuOverheadPct() {
             return (Medians.median(ratios(candidateCpu, referenceCpu)) - 1) * 100;
         }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
         description = {"Site protection (H-RADIC) on loopback in this JVM: a committed line copied to the neighbour site's protector",
             "against raw TCP over the same link, into memory and durable (written, fsynced and renamed before the ack); the time from the loss of a site to its declaration (confirmed by a third site)",
             "and to its recovery on a spare site; declarations of sites that were not lost (false positives); the time until a cut link between two",
-            "protectors is reported (nothing declared); the overhead of site protection on the heat block example against none, in alternating pairs."})
+            "protectors is reported (nothing declared); the overhead of site protection on the heat block example (its protectors in JVMs of",
+            "their own) against none, in alternating pairs, with the 95 % confidence interval of the median."})
 final class BenchSitesCommand implements Callable<Integer> {
     @Option(names = "--line-size", defaultValue = "64MiB", description = "State in the replicated line. Default ${DEFAULT-VALUE}.")
     String lineSize;
@@ -31,13 +32,17 @@ final class BenchSitesCommand implements Callable<Integer> {
             description = "Size of the heat block example of the overhead runs (test: 64 x 64 cells, demo: 512 x 512). Default ${DEFAULT-VALUE}.")
     String appSize;
 
-    @Option(names = "--steps", defaultValue = "500", description = "Steps of an overhead run. Default ${DEFAULT-VALUE}.")
+    @Option(names = "--steps", defaultValue = "2000", description = "Steps of an overhead run. Default ${DEFAULT-VALUE}.")
     long steps;
 
-    @Option(names = "--every", defaultValue = "50", description = "Steps between two disk lines (shipped to the neighbour site when protected). Default ${DEFAULT-VALUE}.")
+    @Option(names = "--every", defaultValue = "500", description = "Steps between two disk lines (shipped to the neighbour site when protected). Default ${DEFAULT-VALUE}.")
     long every;
 
-    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "2",
+    @Option(names = "--pairs", defaultValue = "20",
+            description = "Alternating pairs of the overhead runs (>= 6 for a 95 % confidence interval of the median). Default ${DEFAULT-VALUE}.")
+    int pairs;
+
+    @Option(names = "--pair-seconds", paramLabel = "S", defaultValue = "0",
             description = "Least seconds each side of an overhead pair runs back to back (0: one run). Default ${DEFAULT-VALUE}.")
     double pairSeconds;
 
@@ -71,7 +76,7 @@ final class BenchSitesCommand implements Callable<Integer> {
                 case "demo" -> HeatBlocksConfig.demo();
                 default -> throw new IllegalArgumentException("--app-size is test or demo, not " + appSize);
             };
-            overhead = new SitesBench.Overhead(app.toBuilder().steps(steps).build(), every, pairSeconds);
+            overhead = new SitesBench.Overhead(app.toBuilder().steps(steps).build(), every, pairs, pairSeconds);
         } catch (IllegalArgumentException e) {
             err.println("ironloop bench sites: " + e.getMessage());
             return Main.USAGE;

@@ -17,8 +17,10 @@ class BenchSitesCommandTest {
             "emulated_link_delay_ms", "emulated_link_gbit", "replication_emulated_gbps", "raw_tcp_emulated_gbps",
             "replication_over_raw_tcp_emulated", "replication_round_trips_per_line", "round_trip_link_delay_ms", "line_bytes",
             "site_timeout_ms", "detection_ms", "recovery_ms", "false_positive_declarations", "link_cut_detection_ms",
-            "link_cut_false_positives", "site_overhead_pct", "site_overhead_pct_min", "site_overhead_pct_max", "app_unprotected_s",
-            "app_protected_s", "app_runs_per_side", "app_lines_shipped", "app_disk_every", "repetitions");
+            "link_cut_false_positives", "site_overhead_pct", "site_overhead_pct_min", "site_overhead_pct_max", "site_overhead_ci_low_pct",
+            "site_overhead_ci_high_pct", "site_overhead_cpu_pct", "app_unprotected_s", "app_protected_s", "app_unprotected_cpu_s",
+            "app_protected_cpu_s", "protectors_cpu_s", "protectors_idle_cpu_s", "shipping_cpu_over_app_cpu_pct", "app_pairs", "app_runs_per_side", "app_lines_shipped", "app_lines_per_run", "app_lines_shipped_per_run",
+            "app_disk_every", "repetitions");
     private static final List<String> TARGETS = List.of("replication_target_met", "replication_durable_target_met", "replication_emulated_target_met",
             "false_positive_target_met", "site_overhead_target_met");
 
@@ -28,7 +30,7 @@ class BenchSitesCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.execute(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 "bench", "sites", "--line-size", "1MiB", "--repetitions", "5", "--app-size", "test", "--steps", "60", "--every", "20",
-                "--pair-seconds", "0", "--json");
+                "--pairs", "1", "--pair-seconds", "0", "--json");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -53,12 +55,19 @@ class BenchSitesCommandTest {
         // a line's copy takes at least three round trips: the listing, the data file, the commit record
         assertThat(o.get("replication_round_trips_per_line").asDouble()).isGreaterThanOrEqualTo(3);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench sites: detection run 5", "bench sites: cut link run 5",
-                "bench sites: site protection every 20 steps, pair 5");
+                "bench sites: site protection every 20 steps, pair 1");
         // a cut link is reported only once the third site's check came back: at least a timeout after the cut
         assertThat(o.get("link_cut_detection_ms").asDouble()).isGreaterThan(o.get("site_timeout_ms").asDouble() - 60);
         // every protected run shipped at least its last line (3 lines a run: steps 20, 40, 60), warm-up and sizing runs included
-        assertThat(o.get("app_lines_shipped").asLong()).isGreaterThanOrEqualTo(5 + 2);
-        assertThat(o.get("site_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_pct").asDouble());
-        assertThat(o.get("site_overhead_pct_max").asDouble()).isGreaterThanOrEqualTo(o.get("site_overhead_pct").asDouble());
+        assertThat(o.get("app_lines_shipped").asLong()).isGreaterThanOrEqualTo(1 + 2);
+        assertThat(o.get("app_lines_per_run").asLong()).isEqualTo(3);
+        assertThat(o.get("app_lines_shipped_per_run").asDouble()).isBetween(1.0, 3.0);
+        assertThat(o.get("site_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_ci_low_pct").asDouble());
+        assertThat(o.get("site_overhead_ci_low_pct").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_pct").asDouble());
+        assertThat(o.get("site_overhead_ci_high_pct").asDouble()).isGreaterThanOrEqualTo(o.get("site_overhead_pct").asDouble());
+        assertThat(o.get("site_overhead_pct_max").asDouble()).isGreaterThanOrEqualTo(o.get("site_overhead_ci_high_pct").asDouble());
+        // CPU seconds come in the kernel's 10 ms steps: a test-size run may count none
+        assertThat(o.get("protectors_cpu_s").asDouble()).isNotNegative();
+        assertThat(o.get("app_protected_cpu_s").asDouble()).isNotNegative();
     }
 }

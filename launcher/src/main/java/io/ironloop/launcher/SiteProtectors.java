@@ -65,7 +65,6 @@ final class SiteProtectors implements AutoCloseable {
     static final String RANKS_MOVED = "site-ranks-moved";
     /** Timeline: at the end of the job, the table one protector answered. */
     static final String TABLE_ASKED = TimelineEvent.SITE_TABLE_ASKED;
-    private static final List<String> JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
 
     private final LaunchSpec spec;
     private final SiteProtection protection;
@@ -177,7 +176,7 @@ final class SiteProtectors implements AutoCloseable {
             RankReaper reaper) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(spec.javaExecutable().toString());
-        command.addAll(JVM);
+        command.addAll(SiteProtectorMain.JVM_OPTIONS);
         command.add("-D" + LaunchEnvironment.JOB_PROPERTY + "=" + jobId);
         command.add("-Dironloop.site=" + site);
         node.ifPresent(n -> command.add("-Dironloop.node=" + n));

@@ -28,6 +28,14 @@ import java.util.concurrent.CountDownLatch;
  * It exits 3 when the node protector stopped itself (cut off from both ring neighbours, or declared failed by them).
  */
 public final class SiteProtectorMain {
+    /**
+     * The JVM options a protector process runs with (the launcher's and {@code bench sites}'): a small heap and the serial
+     * collector (a protector holds little: it streams lines through 1 MiB buffers), the client compiler only (it starts
+     * fast and takes little CPU from the ranks beside it), small thread stacks.
+     */
+    public static final java.util.List<String> JVM_OPTIONS = java.util.List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Xss512k");
+
     private SiteProtectorMain() {
     }
 
