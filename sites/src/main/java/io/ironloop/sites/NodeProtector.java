@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * {@code heldFolder}, where the new cluster protector finds them; and the protected site ships its newest lines to
  * the new address at once.
  *
+ * <p>A cluster protector cut off from both neighbour sites while its node lives asks, before it stops itself, the
+ * site's other nodes to take it over ({@code TAKE_OVER}); a node does — the same failover, the old controller as the
+ * lost node — only if it reaches a neighbour site's protector itself. In a site cut off from the others none does, and
+ * the cluster protector stops alone: the role is not handed round a partitioned site.
+ *
  * <p>Every connection proves the job secret ({@link ProtectorWire}). Threading: thread-safe; its threads are daemons;
  * {@link #close()} stops them and the cluster protector it runs.
  */
@@ -90,6 +95,7 @@ public final class NodeProtector implements AutoCloseable {
                     + " host:port with Topology.withNodeProtectors");
         }
         NodeProtector p = new NodeProtector(site, node, bound, cluster.orElse(null), events);
+        cluster.ifPresent(c -> c.onCutOff(p::handOver));
         p.adopt(site.table(), true);
         Thread acceptor = SiteProtector.daemon("ironloop-node-protector-" + node).newThread(p::acceptLoop);
         acceptor.start();
@@ -281,6 +287,7 @@ public final class NodeProtector implements AutoCloseable {
             socket.close();
             throw e;
         }
+        p.onCutOff(this::handOver);
         synchronized (this) {
             if (closed) {
                 p.close();
@@ -293,6 +300,50 @@ public final class NodeProtector implements AutoCloseable {
                 node, config.site(), failed, at, next.version(), (System.nanoTime() - start) / 1_000_000);
         events.accept(new SiteEvent.FailedOver(config.site(), node, failed, at, next.version()));
         p.announceEverywhere(next);
+    }
+
+    /**
+     * The cluster protector this node runs is cut off from both neighbour sites: asks the site's other nodes, in node
+     * order, to take it over; one does only if it reaches a neighbour site itself (the fault is then this node's own
+     * links, not the site's). In a site partitioned from the others none does, and the cluster protector stops alone —
+     * so the role is not handed round a partitioned site, each node taking it and stopping in turn.
+     *
+     * @return whether a node took over
+     */
+    private boolean handOver() {
+        Topology t = table;
+        for (String n : t.nodeProtectors(config.site()).keySet()) {
+            if (n.equals(node)) {
+                continue;
+            }
+            try {
+                if (ProtectorCalls.takeOver(addressOf(t, n), config.secret(), config.encrypt(), node, config.timeout())) {
+                    LOG.warn("node {} of site {}: the site's cluster protector here is cut off from both neighbour sites; node {} reaches"
+                            + " one and takes it over", node, config.site(), n);
+                    return true;
+                }
+            } catch (IOException e) {
+                LOG.warn("node {} of site {}: node {} could not be asked to take the cluster protector over: {}", node, config.site(), n,
+                        e.toString());
+            }
+        }
+        LOG.warn("node {} of site {}: no other node of the site reaches a neighbour site: the site's cluster protector stops alone",
+                node, config.site());
+        return false;
+    }
+
+    /**
+     * Whether this node reaches the cluster protector of a neighbour site of its own (the site it ships to, or the one it
+     * watches), all asked at once.
+     */
+    private boolean reachesANeighbourSite(Topology t) {
+        List<InetSocketAddress> at = new ArrayList<>();
+        for (Topology.Site s : List.of(t.protectorOf(config.site()), t.protectedBy(config.site()))) {
+            if (!s.name().equals(config.site())) {
+                at.add(SiteProtector.address(s.protector()));
+            }
+        }
+        return ProtectorCalls.pingAny(at, config.secret(), config.encrypt(), node, config.timeout(), connections);
     }
 
     private void announce(Topology t, String at) {
@@ -355,6 +406,26 @@ public final class NodeProtector implements AutoCloseable {
             case "GET_TABLE" -> {
                 w.out.writeBoolean(true);
                 w.out.writeUTF(table.encode());
+            }
+            case "TAKE_OVER" -> { // the controller's cluster protector is cut off from both neighbour sites
+                Topology t = table;
+                boolean take = !closed && cluster == null && t.has(config.site()) && t.site(config.site()).controller().equals(from)
+                        && reachesANeighbourSite(t);
+                LOG.warn("node {} of site {}: node {} asks this node to take the site's cluster protector over: {}", node, config.site(),
+                        from, take ? "it reaches a neighbour site, taking over" : "refused (it reaches no neighbour site, or is not asked by"
+                        + " the controller)");
+                if (take) {
+                    work.execute(() -> {
+                        try {
+                            failover(t, from);
+                        } catch (IOException | RuntimeException e) {
+                            LOG.error("node {} of site {}: taking the cluster protector over from node {} failed: {}", node, config.site(),
+                                    from, e.toString(), e);
+                        }
+                    });
+                }
+                w.out.writeBoolean(true);
+                w.out.writeBoolean(take);
             }
             default -> { // the cluster protector mirrors the site checkpoint it holds here ("HELD", from the held site's name)
                 if (!"HELD".equals(scope) || !StoreService.serve(op, held.computeIfAbsent(from, f -> Store.directory(config.heldFolder()

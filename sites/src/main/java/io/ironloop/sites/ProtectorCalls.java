@@ -146,6 +146,24 @@ final class ProtectorCalls {
     }
 
     /**
+     * {@code TAKE_OVER}: asks the node protector at {@code to} to take over the site's cluster protector, which runs on
+     * {@code from} (the controller node) and is cut off from both neighbour sites; it does only if it reaches one of them.
+     *
+     * @return whether it took over
+     * @throws IOException if it cannot be asked
+     */
+    static boolean takeOver(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Duration timeout) throws IOException {
+        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, timeout)) {
+            w.timeout(timeout.multipliedBy(3)); // it pings the neighbour sites with the whole timeout first
+            w.out.writeUTF("TAKE_OVER");
+            w.out.writeUTF(from);
+            w.out.writeUTF("-");
+            w.expectOk("take-over");
+            return w.in.readBoolean();
+        }
+    }
+
+    /**
      * {@code CHECK}: asks the third party at {@code third} whether it reaches {@code target} (Algorithm 2's
      * verification).
      *

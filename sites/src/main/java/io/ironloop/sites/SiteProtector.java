@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       of a committed line ({@code COMMITTED}, which makes it look at the store at once) gets it in the answer, or finds
  *       it through its {@link SiteDirectory} when this protector moved;</li>
  *   <li>with a node level: mirrors the site checkpoint it holds on its site's backup node, counts a site alive when any
- *       of its node protectors answers a check, and steps down when a table names another protector for its site
+ *       of its node protectors answers a check, steps down when a table names another protector for its site, and, cut
+ *       off from both neighbour sites, hands its role to another node of its site that still reaches one
  *       ({@link NodeProtector}).</li>
  * </ul>
  * A spare site's protector only serves (it receives the lost site's lines) until a table puts it in the ring.
@@ -127,10 +128,11 @@ public final class SiteProtector implements AutoCloseable {
     private String mirroring = ""; // guarded by this: SITE@host:port of the mirror, empty without one
     private final Map<String, Long> mirrored = new HashMap<>(); // guarded by this
     private volatile boolean closed;
+    private volatile java.util.function.BooleanSupplier handOver = () -> false;
 
-    private SiteProtector(Config config, ServerSocket server, Consumer<SiteEvent> events) {
+    private SiteProtector(Config config, ServerSocket bound, Consumer<SiteEvent> events) {
         this.config = config;
-        this.server = server;
+        this.server = bound;
         this.events = events;
         this.table = config.table();
         this.siteStore = Store.directory(config.siteFolder());
@@ -175,6 +177,15 @@ public final class SiteProtector implements AutoCloseable {
             throw e;
         }
         return s;
+    }
+
+    /**
+     * What this protector does when it is cut off from both neighbour sites, before it stops itself: {@code handOver}
+     * (the node protector running it, {@link NodeProtector}) asks the site's other nodes to take the role over and
+     * says whether one did. Without it the protector stops alone.
+     */
+    void onCutOff(java.util.function.BooleanSupplier handOver) {
+        this.handOver = Objects.requireNonNull(handOver, "handOver");
     }
 
     /** The table this protector holds now. */
@@ -423,8 +434,11 @@ public final class SiteProtector implements AutoCloseable {
             events.accept(new SiteEvent.Declared(config.site(), d.target(), d.verifiedBy()));
             work.execute(() -> recover(d.target()));
         } else if (a instanceof SiteDetector.Action.StopSelf s) {
-            LOG.error("site {}: {}; stopping this protector", config.site(), s.reason());
-            events.accept(new SiteEvent.Stopped(config.site(), s.reason()));
+            // the node protector running this one may find another node of the site that still reaches a neighbour site
+            String reason = handOver.getAsBoolean() ? s.reason() + "; another node of the site reaches a neighbour site and took over"
+                    : s.reason();
+            LOG.error("site {}: {}; stopping this protector", config.site(), reason);
+            events.accept(new SiteEvent.Stopped(config.site(), reason));
             closeQuietly();
         }
     }
