@@ -62,6 +62,7 @@ public final class NodeProtector implements AutoCloseable {
     private volatile SiteProtector cluster; // the site's cluster protector when it runs on this node
     private volatile boolean closed;
     private final Map<String, Store> held = new ConcurrentHashMap<>(); // mirrored held copies, by held site
+    private final ProtectorCalls.Heartbeats heartbeats;
 
     private NodeProtector(SiteProtector.Config config, String node, ServerSocket server, SiteProtector cluster, Consumer<SiteEvent> events) {
         this.config = config;
@@ -70,6 +71,7 @@ public final class NodeProtector implements AutoCloseable {
         this.cluster = cluster;
         this.events = events;
         this.table = config.table();
+        this.heartbeats = new ProtectorCalls.Heartbeats(config.secret(), config.encrypt());
     }
 
     /**
@@ -207,8 +209,7 @@ public final class NodeProtector implements AutoCloseable {
         }
         Topology mine = table;
         try {
-            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(addressOf(mine, to), config.secret(), config.encrypt(), node, mine,
-                    config.timeout().dividedBy(2));
+            ProtectorCalls.HeartbeatAnswer answer = heartbeats.beat(addressOf(mine, to), node, mine, config.timeout().dividedBy(2));
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
             }
@@ -461,6 +462,7 @@ public final class NodeProtector implements AutoCloseable {
             cluster = null;
         }
         ticker.shutdown();
+        heartbeats.close();
         try {
             server.close();
         } catch (IOException e) {

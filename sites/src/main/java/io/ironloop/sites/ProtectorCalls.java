@@ -42,10 +42,55 @@ final class ProtectorCalls {
         void serve(ProtectorWire w, String op, String from, String scope) throws IOException;
     }
 
-    /** {@code HEARTBEAT}: tells {@code to} that {@code from} is alive and which table it holds (version and digest). */
-    static HeartbeatAnswer heartbeat(InetSocketAddress to, JobSecret secret, boolean encrypt, String from, Topology mine, Duration patience)
-            throws IOException {
-        try (ProtectorWire w = ProtectorWire.connect(to, secret, encrypt, patience)) {
+    /**
+     * {@code HEARTBEAT}s of one protector, one after the other on one connection kept open between them (the receiver
+     * keeps a connection until it has been idle for {@code SITE_TIMEOUT}, far longer than a heartbeat's period), so that
+     * a heartbeat costs a message there and back, not a TCP connection and the secret's handshake each time. A new
+     * connection is opened when the address changes, and once more at once when a kept one turns out closed at the
+     * other end (a restarted protector, a reset link); a heartbeat that times out is lost, as before, and the next one
+     * starts on a new connection. Threading: one caller at a time (the protector's loop); {@link #close} from any thread.
+     */
+    static final class Heartbeats implements AutoCloseable {
+        private final JobSecret secret;
+        private final boolean encrypt;
+        private InetSocketAddress to;
+        private volatile ProtectorWire wire;
+
+        Heartbeats(JobSecret secret, boolean encrypt) {
+            this.secret = secret;
+            this.encrypt = encrypt;
+        }
+
+        /** Tells {@code to} that {@code from} is alive and which table it holds (version and digest). */
+        HeartbeatAnswer beat(InetSocketAddress to, String from, Topology mine, Duration patience) throws IOException {
+            ProtectorWire w = wire;
+            if (w != null && !to.equals(this.to)) {
+                close();
+                w = null;
+            }
+            if (w != null) {
+                try {
+                    w.timeout(patience);
+                    return send(w, from, mine);
+                } catch (SocketTimeoutException e) {
+                    close();
+                    throw e;
+                } catch (IOException e) {
+                    close(); // closed at the other end meanwhile: once more on a new connection
+                }
+            }
+            w = ProtectorWire.connect(to, secret, encrypt, patience);
+            this.to = to;
+            wire = w;
+            try {
+                return send(w, from, mine);
+            } catch (IOException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private static HeartbeatAnswer send(ProtectorWire w, String from, Topology mine) throws IOException {
             w.out.writeUTF("HEARTBEAT");
             w.out.writeUTF(from);
             w.out.writeUTF("-");
@@ -54,10 +99,20 @@ final class ProtectorCalls {
             w.expectOk("heartbeat");
             return new HeartbeatAnswer(w.in.readLong(), w.in.readUTF());
         }
+
+        /** Closes the kept connection, if any. */
+        @Override
+        public void close() {
+            ProtectorWire w = wire;
+            wire = null;
+            if (w != null) {
+                w.close();
+            }
+        }
     }
 
     /**
-     * The receiver's side of {@link #heartbeat}: answers {@code mine}'s version, and its text if newer than the sender's
+     * The receiver's side of {@link Heartbeats#beat}: answers {@code mine}'s version, and its text if newer than the sender's
      * or of the same version and another digest.
      */
     static void answerHeartbeat(ProtectorWire w, Topology mine) throws IOException {
@@ -221,6 +276,9 @@ final class ProtectorCalls {
                     op = w.in.readUTF();
                 } catch (EOFException | SocketTimeoutException e) {
                     return; // closed, or idle: the client opens another connection when it needs one
+                }
+                if (closed.getAsBoolean()) {
+                    return; // the protector stopped while this connection waited (a kept one): it answers nothing more
                 }
                 handler.serve(w, op, w.in.readUTF(), w.in.readUTF());
                 w.out.flush();

@@ -120,6 +120,7 @@ public final class SiteProtector implements AutoCloseable {
     private final ExecutorService work = Executors.newSingleThreadExecutor(daemon("ironloop-protector-work"));
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("ironloop-protector-tick"));
     private final Map<String, Long> submitted = new HashMap<>();
+    private final ProtectorCalls.Heartbeats heartbeats;
     private volatile Topology table;
     private SiteDetector detector; // guarded by this
     private LineReplicator replicator; // guarded by this
@@ -136,6 +137,7 @@ public final class SiteProtector implements AutoCloseable {
         this.events = events;
         this.table = config.table();
         this.siteStore = Store.directory(config.siteFolder());
+        this.heartbeats = new ProtectorCalls.Heartbeats(config.secret(), config.encrypt());
     }
 
     /**
@@ -396,8 +398,7 @@ public final class SiteProtector implements AutoCloseable {
         // a heartbeat may take up to half the timeout on a loaded machine before it counts as lost
         Duration patience = config.heartbeat().compareTo(config.timeout().dividedBy(2)) > 0 ? config.heartbeat() : config.timeout().dividedBy(2);
         try {
-            ProtectorCalls.HeartbeatAnswer answer = ProtectorCalls.heartbeat(address(mine.site(to).protector()), config.secret(), config.encrypt(),
-                    config.site(), mine, patience);
+            ProtectorCalls.HeartbeatAnswer answer = heartbeats.beat(address(mine.site(to).protector()), config.site(), mine, patience);
             synchronized (this) {
                 detector.heartbeatAcked(System.nanoTime());
             }
@@ -697,6 +698,7 @@ public final class SiteProtector implements AutoCloseable {
     private void closeQuietly() {
         closed = true;
         ticker.shutdown();
+        heartbeats.close();
         try {
             server.close();
         } catch (IOException e) {
