@@ -58,10 +58,10 @@ class BenchSitesCommandTest {
                 "bench sites: site protection every 20 steps, pair 1");
         // a cut link is reported only once the third site's check came back: at least a timeout after the cut
         assertThat(o.get("link_cut_detection_ms").asDouble()).isGreaterThan(o.get("site_timeout_ms").asDouble() - 60);
-        // every protected run shipped at least its last line (3 lines a run: steps 20, 40, 60), warm-up and sizing runs included
+        // every protected run shipped at least its last line (4 lines a run: steps 0, 20, 40, 60), warm-up and sizing runs included
         assertThat(o.get("app_lines_shipped").asLong()).isGreaterThanOrEqualTo(1 + 2);
-        assertThat(o.get("app_lines_per_run").asLong()).isEqualTo(3);
-        assertThat(o.get("app_lines_shipped_per_run").asDouble()).isBetween(1.0, 3.0);
+        assertThat(o.get("app_lines_per_run").asLong()).isEqualTo(4);
+        assertThat(o.get("app_lines_shipped_per_run").asDouble()).isBetween(1.0, 4.0);
         assertThat(o.get("site_overhead_pct_min").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_ci_low_pct").asDouble());
         assertThat(o.get("site_overhead_ci_low_pct").asDouble()).isLessThanOrEqualTo(o.get("site_overhead_pct").asDouble());
         assertThat(o.get("site_overhead_ci_high_pct").asDouble()).isGreaterThanOrEqualTo(o.get("site_overhead_pct").asDouble());

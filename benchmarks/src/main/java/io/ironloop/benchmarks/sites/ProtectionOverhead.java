@@ -143,7 +143,8 @@ final class ProtectionOverhead {
     private PairedRuns.Sample run(boolean protect) {
         Path folder = dir.resolve("run-" + runs++);
         Path site = folder.resolve("site-X");
-        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.every(every))
+        // DISK_EVERY counts snapshots: every snapshot (one every `every` steps) goes to disk
+        Parameters p = Parameters.defaults(BlockLoop.TABLE).with(BlockKeys.DISK_EVERY, Schedule.every(1))
                 .with(BlockKeys.SNAPSHOT_EVERY, Schedule.every(every)).with(EngineKeys.FT_FOLDER, site);
         HeatBlocks example = new HeatBlocks(config);
         try {

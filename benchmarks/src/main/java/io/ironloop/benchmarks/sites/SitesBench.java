@@ -191,7 +191,7 @@ public final class SitesBench {
         f.put("app_pairs", overhead.pairs());
         f.put("app_runs_per_side", cost.runsPerSide());
         f.put("app_lines_shipped", measured.linesShippedTotal());
-        f.put("app_lines_per_run", overhead.app().steps() / overhead.every());
+        f.put("app_lines_per_run", overhead.app().steps() / overhead.every() + 1); // and the one at the start
         f.put("app_lines_shipped_per_run", Medians.median(measured.linesShipped()));
         f.put("app_disk_every", overhead.every());
         f.put("repetitions", repetitions);
