@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One cluster protector in a JVM of its own ({@link SiteProtectorMain}, with the launcher's JVM options), as a job runs
  * it: its events read from its standard output, its CPU time read from the kernel. Closing it kills it (SIGKILL) and
- * waits for its end, so that no protector outlives the bench.
+ * waits for its end; a shutdown hook kills it if the bench's JVM exits first (not if that JVM is killed with SIGKILL).
  */
 final class ProtectorProcess implements AutoCloseable {
     private final String site;
@@ -26,9 +26,13 @@ final class ProtectorProcess implements AutoCloseable {
     private final LinkedBlockingQueue<Map.Entry<String, Map<String, String>>> events = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<String> listening = new LinkedBlockingQueue<>();
 
+    private final Thread reaper; // kills the process if the bench's JVM exits without closing it (an exception, SIGTERM, Ctrl-C)
+
     private ProtectorProcess(String site, Process process) {
         this.site = site;
         this.process = process;
+        this.reaper = new Thread(process::destroyForcibly, "ironloop-bench-protector-reaper-" + site);
+        Runtime.getRuntime().addShutdownHook(reaper);
         Thread pump = new Thread(this::pump, "ironloop-bench-protector-" + site);
         pump.setDaemon(true);
         pump.start();
@@ -124,5 +128,10 @@ final class ProtectorProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting: the hook runs, on a process already gone
+        }
     }
 }
