@@ -151,7 +151,7 @@ final class ProtectionOverhead {
             Folders.deleteTree(dir.resolve("held-Z").resolve("X")); // the previous run's lines, numbered as this run's will be
             PairedRuns.Sample sample;
             try (ProtectorProcess x = start("X", protect ? site : folder.resolve("empty-store"))) {
-                x.awaitQuiet(Duration.ofSeconds(5));
+                x.awaitQuiet(Duration.ofSeconds(2));
                 prime(x, protect ? site : folder.resolve("empty-store"));
                 try (InJvmCluster cluster = InJvmCluster.open("bench-sites", 1);
                         BlockLoop<HeatBlock> loop = BlockLoop.builder(example.layout(), example::create).settings(example.settings())
