@@ -184,20 +184,23 @@ final class ProtectionOverhead {
     }
 
     /**
-     * {@value #PRIMING_LINES} lines of {@value #PRIMING_SERIES} (the size of one of the app's) in the store X watches,
-     * shipped before the timed span on both sides: X's connection to Z is open and its copy path compiled when the app's first line comes, as in
+     * {@value #PRIMING_LINES} lines (the size of one of the app's), each of a series {@value #PRIMING_SERIES}{@code -k},
+     * in the store X watches, shipped before the timed span on both sides: X's connection to Z is open and its copy path compiled when the app's first line comes, as in
      * a job that has run for a while. The app's block loop reads only its rank's series.
      */
     private void prime(ProtectorProcess x, Path watched) throws IOException, InterruptedException {
-        try (Store store = Store.directory(watched);
-                CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().series(PRIMING_SERIES).build(), store)) {
-            engine.protect("state", Scope.GLOBAL, new double[config.grid().totalX() * config.grid().totalY()]);
-            for (int line = 1; line <= PRIMING_LINES; line++) { // one at a time: a protector ships only the newest it finds
-                engine.checkpoint(line);
+        List<String> series = new ArrayList<>();
+        // a series each: a protector ships the newest line of every series it finds, all of them at its next look
+        for (int k = 1; k <= PRIMING_LINES; k++) {
+            series.add(PRIMING_SERIES + "-" + k);
+            try (Store store = Store.directory(watched);
+                    CheckpointEngine engine = CheckpointEngine.open(EngineConfig.builder().series(series.get(k - 1)).build(), store)) {
+                engine.protect("state", Scope.GLOBAL, new double[config.grid().totalX() * config.grid().totalY()]);
+                engine.checkpoint(1);
                 engine.awaitDurable();
-                x.awaitShipped(PRIMING_SERIES, line, Duration.ofMinutes(1));
             }
         }
+        x.awaitShipped(series, Duration.ofMinutes(1));
     }
 
     private double protectorsCpu(ProtectorProcess x) {

@@ -123,6 +123,26 @@ final class ProtectorProcess implements AutoCloseable {
                 + " within " + patience.toSeconds() + " s");
     }
 
+    /**
+     * Waits until this protector's site has shipped a line of every one of {@code series}.
+     *
+     * @throws IOException if they are not all shipped within {@code patience}
+     */
+    void awaitShipped(java.util.Collection<String> series, Duration patience) throws IOException, InterruptedException {
+        java.util.Set<String> left = new java.util.HashSet<>(series);
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Map.Entry<String, Map<String, String>> e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (e != null && e.getKey().equals("Shipped") && site.equals(e.getValue().get("site"))) {
+                left.remove(e.getValue().get("series"));
+            }
+        }
+        if (!left.isEmpty()) {
+            throw new IOException("the protector of site " + site + " (pid " + process.pid() + ") did not ship " + left + " within "
+                    + patience.toSeconds() + " s");
+        }
+    }
+
     /** Kills the process (SIGKILL) and waits for its end. */
     @Override
     public void close() throws InterruptedException {
