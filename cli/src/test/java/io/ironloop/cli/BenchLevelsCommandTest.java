@@ -57,8 +57,12 @@ class BenchLevelsCommandTest {
         assertThat(o.get("rs_k").asInt() + o.get("rs_m").asInt()).isEqualTo(3);
         assertThat(o.get("partner_over_raw_tcp").asDouble())
                 .isCloseTo(o.get("partner_checkpoint_gbps").asDouble() / o.get("raw_tcp_gbps").asDouble(), org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(o.get("rs_wire_bound_gbps").asDouble()) // rs sends m × SIZE per rank
-                .isCloseTo(o.get("raw_tcp_gbps").asDouble() / o.get("rs_m").asInt(), org.assertj.core.data.Offset.offset(1e-9));
+        double wire = 1 + (o.get("rs_m").asInt() - 1.0) / o.get("rs_k").asInt(); // rs sends its snapshot and m − 1 shares per rank
+        assertThat(o.get("rs_wire_bytes_per_state_byte").asDouble()).isCloseTo(wire, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(o.get("rs_wire_bound_gbps").asDouble())
+                .isCloseTo(o.get("raw_tcp_gbps").asDouble() / wire, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(o.get("rs_over_wire_bound").asDouble())
+                .isCloseTo(o.get("rs_checkpoint_gbps").asDouble() / o.get("rs_wire_bound_gbps").asDouble(), org.assertj.core.data.Offset.offset(1e-9));
         assertThat(Files.exists(dir.resolve("ironloop-bench-levels"))).as("the bench's files are removed").isFalse();
     }
 

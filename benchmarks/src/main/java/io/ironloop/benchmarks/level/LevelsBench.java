@@ -311,9 +311,13 @@ public final class LevelsBench {
             f.put("rs_recover_m_s", median("rs_recover_m_s"));
             f.put("xor_encode_gbps", median("xor_encode_gbps"));
             f.put("rs_encode_gbps", median("rs_encode_gbps"));
-            // rs moves m × SIZE per rank over TCP (each data segment to its codeword's m parity holders), the partner
-            // level SIZE: at raw TCP speed and with free encoding it could reach at most this
-            f.put("rs_wire_bound_gbps", (double) f.get("raw_tcp_gbps") / o.rsM());
+            // rs sends (1 + (m − 1) / k) × SIZE per rank over TCP (each data segment to its codeword's encoder, which
+            // forwards m − 1 shares of SIZE / k), the partner level SIZE: at raw TCP speed and with free encoding it could
+            // reach at most this
+            double rsWire = 1 + (o.rsM() - 1.0) / o.rsK();
+            f.put("rs_wire_bytes_per_state_byte", rsWire);
+            f.put("rs_wire_bound_gbps", (double) f.get("raw_tcp_gbps") / rsWire);
+            f.put("rs_over_wire_bound", (double) f.get("rs_checkpoint_gbps") / (double) f.get("rs_wire_bound_gbps"));
             f.put("partner_over_raw_tcp", (double) f.get("partner_checkpoint_gbps") / (double) f.get("raw_tcp_gbps"));
             f.put("disk_over_raw_write", (double) f.get("disk_checkpoint_gbps") / (double) f.get("raw_write_gbps"));
             f.put("shared_over_raw_write", (double) f.get("shared_checkpoint_gbps") / (double) f.get("raw_write_gbps"));

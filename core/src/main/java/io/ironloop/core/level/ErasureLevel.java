@@ -2,7 +2,6 @@ package io.ironloop.core.level;
 
 import io.ironloop.BufferPool;
 import io.ironloop.IronloopException;
-import io.ironloop.format.CorruptCheckpointException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * then the images), cut into k segments of S bytes (S: the group's longest stream over k, zero-padded). A
  * group of n = k + m members has n codewords; codeword r takes its parity shares on the members at positions
  * r, r+1, …, r+m−1 (mod n) and its data from the k others: position p gives its segment t = (p − m − r) mod n.
- * So every member holds m parity shares and encodes them itself: each sends its segments to the codewords'
- * parity holders, which accumulate them chunk by chunk (a reduce-scatter of stripes; no member encodes
- * for another, and no member holds more than a chunk per sender beyond its shares).
+ * Every member holds m parity shares and encodes one codeword, its own (r = p): each member sends its segments to
+ * the codewords' first parity holders, which encode all m rows chunk by chunk and forward the others to their
+ * holders, a pipeline with credits so that no member holds more than a few chunks per peer beyond its shares
+ * ({@link StripeEncoder}; no member encodes for the group).
  *
  * <p><b>Overlap.</b> Like the partner level, segments are sent on a thread of this level's while this thread
  * receives and encodes; then the levels after it proceed, so that a disk line of the snapshot carries this
@@ -54,9 +53,17 @@ public final class ErasureLevel implements Level {
     static final int TAG_LENGTH = PartnerLevel.TAG_BASE + 0x100;
     static final int TAG_REBUILD = PartnerLevel.TAG_BASE + 0x101;
     static final int TAG_DECODED = PartnerLevel.TAG_BASE + 0x102;
+    /** Tags of the encoding pipeline ({@link StripeEncoder}): forwarded parity shares, credits for segments and for shares. */
+    static final int TAG_SHARE = PartnerLevel.TAG_BASE + 0x103;
+    static final int TAG_DATA_CREDIT = PartnerLevel.TAG_BASE + 0x104;
+    static final int TAG_SHARE_CREDIT = PartnerLevel.TAG_BASE + 0x105;
     static final int TAG_SEGMENT = PartnerLevel.TAG_BASE + 0x200;
-    /** Segments travel and are encoded in chunks of this many bytes. */
-    static final int CHUNK = 1 << 20;
+    /**
+     * Segments travel and are encoded in chunks of this many bytes: an encoder's chunk and its m rows stay in a core's L2
+     * cache (4 MiB chunks cost this machine's encoders half again as much CPU time as 1 MiB ones; 256 KiB to 1 MiB were
+     * alike under load).
+     */
+    static final int CHUNK = 512 << 10;
 
     private final Supplier<PeerLink> link;
     private final String name;
@@ -192,15 +199,19 @@ public final class ErasureLevel implements Level {
         long[] lengths = exchangeLengths(peers, ranks, mine.length(), blockIds(own), ids);
         Group group = new Group(world, ranks, code(ranks.length), lengths, ids);
         int p = group.position(peers.worldRank(peers.rank()));
+        StripeEncoder encoder = new StripeEncoder(peers, group, p, CHUNK);
         Future<?> sending = sender.submit(() -> {
-            sendSegments(peers, group, p, mine);
+            encoder.sendSegments(mine);
             return null;
         });
         Stripe stripe = new Stripe(own.iteration(), group, p, own, new ByteBuffer[group.code.parityShards()],
                 new int[group.code.parityShards()]);
         RuntimeException encodeFailed = null;
         try {
-            encodeShares(peers, stripe);
+            for (int i = 0; i < stripe.shares.length; i++) {
+                stripe.shares[i] = shares.take(group.segment);
+            }
+            encoder.encodeShares(stripe.shares, stripe.crcs, shares);
             writable = stripe; // before the next levels run: a disk line of this snapshot carries the parity (parityOf)
         } catch (RuntimeException e) {
             encodeFailed = e;
@@ -288,73 +299,6 @@ public final class ErasureLevel implements Level {
             }
         }
         return lengths;
-    }
-
-    /** This member's k segments, each to the m parity holders of its codeword, chunk by chunk, straight from the images. */
-    private static void sendSegments(PeerLink peers, Group group, int p, StripeLayout mine) {
-        int n = group.size();
-        ErasureCode code = group.code;
-        for (int t = 0; t < code.dataShards(); t++) {
-            int r = Math.floorMod(p - code.parityShards() - t, n);
-            long from = (long) t * group.segment;
-            long to = Math.min(mine.length(), from + group.segment);
-            List<ByteBuffer> pieces = mine.pieces(from, to, CHUNK);
-            CRC32C crc = new CRC32C();
-            pieces.forEach(piece -> crc.update(piece.duplicate()));
-            for (int i = 0; i < code.parityShards(); i++) {
-                int dest = group.ranks[(r + i) % n];
-                for (ByteBuffer piece : pieces) {
-                    peers.send(dest, TAG_SEGMENT + r, piece);
-                }
-                // the segment's CRC32C last, so that a segment damaged on the way never goes into a parity share
-                peers.send(dest, TAG_SEGMENT + r, ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN)
-                        .putInt(0, (int) crc.getValue()));
-            }
-        }
-    }
-
-    /** This member's m parity shares: received chunk by chunk from each codeword's data members and accumulated. */
-    private void encodeShares(PeerLink peers, Stripe s) {
-        Group group = s.group;
-        int n = group.size();
-        ErasureCode code = group.code;
-        int chunk = (int) Math.min(CHUNK, group.segment);
-        byte[] acc = new byte[chunk];
-        byte[] in = new byte[chunk];
-        for (int i = 0; i < code.parityShards(); i++) {
-            int r = Math.floorMod(s.position - i, n);
-            ByteBuffer share = shares.take(group.segment);
-            s.shares[i] = share;
-            CRC32C crc = new CRC32C();
-            CRC32C[] arrived = new CRC32C[code.dataShards()];
-            java.util.Arrays.setAll(arrived, t -> new CRC32C());
-            for (int off = 0; off < group.segment; off += chunk) {
-                int len = Math.min(chunk, group.segment - off);
-                java.util.Arrays.fill(acc, 0, len, (byte) 0);
-                for (int t = 0; t < code.dataShards(); t++) {
-                    int q = (r + code.parityShards() + t) % n;
-                    int expected = (int) Math.max(0, Math.min(len, group.lengths[q] - ((long) t * group.segment + off)));
-                    receiveInto(peers, group.ranks[q], TAG_SEGMENT + r, in, 0, expected);
-                    arrived[t].update(in, 0, expected);
-                    int blocks = (expected + ErasureCode.BLOCK - 1) / ErasureCode.BLOCK * ErasureCode.BLOCK; // the padding is zeros
-                    java.util.Arrays.fill(in, expected, blocks, (byte) 0);
-                    ErasureCode.multiplyAdd(code.coefficient(i, t), in, 0, acc, 0, blocks);
-                }
-                share.put(off, acc, 0, len);
-                crc.update(acc, 0, len);
-            }
-            for (int t = 0; t < code.dataShards(); t++) {
-                int q = (r + code.parityShards() + t) % n;
-                ByteBuffer sent = peers.receive(group.ranks[q], TAG_SEGMENT + r).order(ByteOrder.LITTLE_ENDIAN);
-                int expected = sent.getInt(sent.position());
-                peers.recycle(sent);
-                if (expected != (int) arrived[t].getValue()) {
-                    throw new CorruptCheckpointException("segment " + t + " of codeword " + r + " from world rank " + group.world[q], 0,
-                            String.format("fails its CRC32C on arrival: sent %08x, received %08x", expected, (int) arrived[t].getValue()));
-                }
-            }
-            s.crcs[i] = (int) crc.getValue();
-        }
     }
 
     /** Receives messages from {@code source} until they filled {@code bytes} bytes of {@code into} from {@code at}. */

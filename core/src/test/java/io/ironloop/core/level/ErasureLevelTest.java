@@ -262,6 +262,46 @@ class ErasureLevelTest {
         levels.forEach(ErasureLevel::close);
     }
 
+    /**
+     * The pipeline (each codeword encoded by its first parity holder, the other rows forwarded, credits every chunk) gives
+     * exactly the shares of {@link ErasureCode#encode} over the members' padded streams, over more chunks than the window.
+     */
+    @Test
+    void rs_sharesEqualTheCodesEncodingOfTheStreams_overMoreChunksThanTheCreditWindow() throws Exception {
+        int n = 5;
+        int blocks = 2;
+        int bytesEach = 13 * ErasureLevel.CHUNK / 2; // with RS(3, 2), segments of 13 / 3 chunks: 5 chunks
+        List<ErasureLevel> levels = writeAll(new Wires(n, b -> b), l -> ErasureLevel.reedSolomon(l, 3, 2), blocks, bytesEach);
+        ErasureCode code = ErasureCode.cauchy(3, 2);
+        byte[][] streams = new byte[n][];
+        for (int r = 0; r < n; r++) {
+            StripeLayout layout = new StripeLayout(snapshotOf(r, blocks, bytesEach));
+            ByteBuffer all = ByteBuffer.allocate((int) layout.length());
+            layout.pieces(0, layout.length(), Integer.MAX_VALUE).forEach(piece -> all.put(piece.duplicate()));
+            streams[r] = all.array();
+        }
+        int segment = new ErasureLevel.Group(new int[n], new int[n], code, Arrays.stream(streams).mapToLong(b -> b.length).toArray(),
+                new long[n][]).segment;
+        assertThat((segment + ErasureLevel.CHUNK - 1) / ErasureLevel.CHUNK).as("chunks per segment").isGreaterThan(StripeEncoder.WINDOW);
+        for (int r = 0; r < n; r++) { // codeword r: data from positions r + 2 + t, parity on r and r + 1
+            byte[][] data = new byte[3][segment];
+            for (int t = 0; t < 3; t++) {
+                byte[] stream = streams[(r + 2 + t) % n];
+                int from = Math.min(stream.length, t * segment);
+                System.arraycopy(stream, from, data[t], 0, Math.min(segment, stream.length - from));
+            }
+            byte[][] parity = new byte[2][segment];
+            code.encode(data, parity, 0, segment);
+            for (int i = 0; i < 2; i++) {
+                ByteBuffer share = levels.get((r + i) % n).committedShares().get(i);
+                byte[] held = new byte[segment];
+                share.duplicate().clear().get(held);
+                assertThat(held).as("share %d of codeword %d", i, r).isEqualTo(parity[i]);
+            }
+        }
+        levels.forEach(ErasureLevel::close);
+    }
+
     @Test
     void xor_twoLossesInOneGroup_nothingRebuilt() throws Exception {
         Wires wires = new Wires(6, b -> b);
@@ -326,6 +366,10 @@ class ErasureLevelTest {
         assertThatThrownBy(() -> writeAll(wires, l -> ErasureLevel.xor(l, 2), 2, 5000))
                 .hasRootCauseInstanceOf(io.ironloop.format.CorruptCheckpointException.class).rootCause()
                 .hasMessageContaining("fails its CRC32C on arrival");
+        // RS(2, 2): the encoders refuse the segments, and the holders the shares their encoders made from them
+        assertThatThrownBy(() -> writeAll(new Wires(4, wires.wire), l -> ErasureLevel.reedSolomon(l, 2, 2), 2, 5000))
+                .hasRootCauseInstanceOf(io.ironloop.format.CorruptCheckpointException.class).rootCause()
+                .hasMessageContaining("CRC32C on arrival");
     }
 
     @Test
