@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The store tools' {@code --level L [--params FILE]}: read the store of level {@code L} as a run's parameters
- * configure it ({@code local}: FT_FOLDER; {@code shared}: SHARED_FOLDER; {@code s3}: S3_URI), instead of a
+ * configure it ({@code local}: FT_FOLDER, or with DISK_PER_HOST its host stores read as one ({@link LocalLevel}); {@code shared}: SHARED_FOLDER; {@code s3}: S3_URI), instead of a
  * directory given as an argument. The parameters come from FILE and the {@code IRONLOOP_<KEY>} variables, as a
  * rank reads them.
  */
@@ -36,6 +36,11 @@ final class LevelOptions {
         return params != null ? RankParameters.load(params, env, Map.of()) : RankParameters.environment(env);
     }
 
+    /** Whether {@code --level local} was given. */
+    boolean local() {
+        return LOCAL.equals(level);
+    }
+
     /** Whether {@code --level} was given. */
     boolean given() {
         return level != null;
@@ -48,8 +53,12 @@ final class LevelOptions {
      */
     Store open(CommandSpec spec) {
         Parameters p = parameters();
-        if (level.equals(LOCAL)) {
-            return Store.directory(p.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize());
+        if (local()) {
+            try {
+                return LocalLevel.of(p).store(); // with DISK_PER_HOST, every host's store below FT_FOLDER, read as one
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("reading the local level under " + p.get(EngineKeys.FT_FOLDER) + ": " + e.getMessage(), e);
+            }
         }
         List<RemoteLevel> levels = RemoteLevels.open(p);
         Store found = null;

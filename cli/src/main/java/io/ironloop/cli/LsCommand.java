@@ -45,6 +45,7 @@ import picocli.CommandLine.Spec;
                 + " temporary); then, per iteration, the ranks it is complete for.",
             "A line of series rank-NNNNN is complete for that rank when its commit record holds.",
             "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it.",
+            "A DIR (or local level) that holds one store per host below it (DISK_PER_HOST) is listed as one store of all their lines.",
             "With --levels, every level the run's parameters configure: per iteration with a complete line, which levels hold it",
             "and what losses a restart from it survives, and what the running job's in-memory level survives."})
 final class LsCommand implements Callable<Integer> {
@@ -105,6 +106,12 @@ final class LsCommand implements Callable<Integer> {
             }
             root = target.root();
             store = target.openStore();
+            LocalLevel hosts = LocalLevel.at(root, true);
+            if (hosts.perHost() && !hosts.stores().containsKey("")) { // DISK_PER_HOST: no series here, the hosts' stores below, as one
+                store.close();
+                store = hosts.store();
+                root = null;
+            }
         }
         try {
             return list(store, root);

@@ -3,7 +3,6 @@ package io.ironloop.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ironloop.config.Parameters;
-import io.ironloop.core.EngineKeys;
 import io.ironloop.core.LineInfo;
 import io.ironloop.core.Store;
 import io.ironloop.core.StoreCatalog;
@@ -17,14 +16,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code ironloop ls --levels}: for every iteration some configured level holds a complete line of (every rank's
  * series), which levels hold it and what losses a restart from it survives; and what the in-memory level of the
  * running job survives. The rule per level, nearest first:
  * <ul>
- *   <li>{@code local} (FT_FOLDER, on each node's disk): any number of processes, as long as their hosts survive;</li>
+ *   <li>{@code local} (FT_FOLDER, on each node's disk): any number of processes, as long as their hosts survive; with
+ *       {@code DISK_PER_HOST} (a store per host), also the loss of whole host stores that the parity in the lines covers;</li>
  *   <li>{@code shared} (SHARED_FOLDER): whole hosts, any number of them;</li>
  *   <li>{@code s3} (S3_URI): the machine, every host at once (a fresh machine restores from it).</li>
  * </ul>
@@ -46,7 +48,9 @@ final class RecoveryLines {
     /** What the configured levels hold, nearest first; each level's store is closed after reading. */
     static List<Line> lines(Parameters p) throws IOException {
         Map<String, Store> stores = new LinkedHashMap<>();
-        stores.put(LevelOptions.LOCAL, Store.directory(p.get(EngineKeys.FT_FOLDER).toAbsolutePath().normalize()));
+        LocalLevel local = LocalLevel.of(p); // with DISK_PER_HOST, the hosts' stores read as one, as a relaunch decides
+        Map<String, Map<Long, Set<Integer>>> byHost = local.perHost() ? ranksByHost(local) : Map.of();
+        stores.put(LevelOptions.LOCAL, local.store());
         for (RemoteLevel l : RemoteLevels.open(p)) {
             stores.put(l.name(), l.store());
         }
@@ -78,6 +82,9 @@ final class RecoveryLines {
                         survives += "; with " + any.code() + " parity in its lines, also the loss or damage of " + any.parityShards()
                                 + " rank(s)' lines per group of " + any.members().size();
                     }
+                    if (e.getKey().equals(LevelOptions.LOCAL) && !byHost.isEmpty()) {
+                        survives += "; " + hostLosses(it, c, records, byHost);
+                    }
                     Line old = byIteration.get(it);
                     List<String> levels = new ArrayList<>(old == null ? List.of() : old.levels());
                     levels.add(e.getKey());
@@ -86,6 +93,90 @@ final class RecoveryLines {
             }
         }
         return List.copyOf(byIteration.descendingMap().values());
+    }
+
+    /** Per host store (its folder below FT_FOLDER), per iteration, the world ranks whose committed lines it holds. */
+    private static Map<String, Map<Long, Set<Integer>>> ranksByHost(LocalLevel local) throws IOException {
+        Map<String, Map<Long, Set<Integer>>> out = new TreeMap<>();
+        for (Map.Entry<String, java.nio.file.Path> h : local.stores().entrySet()) {
+            try (Store store = Store.directory(h.getValue())) {
+                StoreCatalog catalog = StoreCatalog.of(store);
+                Map<Long, Set<Integer>> lines = out.computeIfAbsent(h.getKey().isEmpty() ? "." : h.getKey(), k -> new TreeMap<>());
+                for (String series : catalog.series()) {
+                    for (LineInfo l : catalog.list(series).lines()) {
+                        if (StoreCatalog.rankOf(series) >= 0) {
+                            lines.computeIfAbsent(l.iteration(), i -> new TreeSet<>()).add(StoreCatalog.rankOf(series));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Which losses of whole host stores a restart from iteration {@code it} survives: a set of hosts is survivable when every
+     * rank's line of {@code it} is on another host or rebuildable from the parity in the remaining lines (at most m lost
+     * per erasure group). Says the largest h such that losing any h of the stores is survivable, and else which single
+     * stores may be lost.
+     */
+    static String hostLosses(long it, LsCommand.Completeness c, Map<Integer, ParityRecord> records, Map<String, Map<Long, Set<Integer>>> byHost) {
+        List<String> hosts = new ArrayList<>(byHost.keySet());
+        int h = 0;
+        for (int size = 1; size < hosts.size() && h == size - 1 && binomial(hosts.size(), size) <= 4096; size++) {
+            if (everySubsetSurvivable(hosts, size, 0, new ArrayList<>(), it, c, records, byHost)) {
+                h = size;
+            }
+        }
+        String of = " of its " + hosts.size() + " host stores (" + String.join(", ", hosts) + ")";
+        if (h > 0) {
+            return "the loss of any " + h + of;
+        }
+        List<String> single = hosts.stream().filter(x -> survivable(List.of(x), it, c, records, byHost)).toList();
+        return single.isEmpty() ? "not the loss of any" + of : "the loss of only " + String.join(" or ", single) + of.replace(" of its", ", of its");
+    }
+
+    private static boolean everySubsetSurvivable(List<String> hosts, int size, int from, List<String> chosen, long it, LsCommand.Completeness c,
+            Map<Integer, ParityRecord> records, Map<String, Map<Long, Set<Integer>>> byHost) {
+        if (chosen.size() == size) {
+            return survivable(chosen, it, c, records, byHost);
+        }
+        for (int i = from; i < hosts.size(); i++) {
+            chosen.add(hosts.get(i));
+            boolean ok = everySubsetSurvivable(hosts, size, i + 1, chosen, it, c, records, byHost);
+            chosen.remove(chosen.size() - 1);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean survivable(List<String> lost, long it, LsCommand.Completeness c, Map<Integer, ParityRecord> records,
+            Map<String, Map<Long, Set<Integer>>> byHost) {
+        Set<Integer> present = new TreeSet<>();
+        byHost.forEach((host, lines) -> {
+            if (!lost.contains(host)) {
+                present.addAll(lines.getOrDefault(it, Set.of()));
+            }
+        });
+        Map<Integer, ParityRecord> remaining = new TreeMap<>(records);
+        remaining.keySet().retainAll(present);
+        Set<Integer> missing = new TreeSet<>();
+        for (int r = 0; r < c.worldSize(); r++) {
+            if (!present.contains(r)) {
+                missing.add(r);
+            }
+        }
+        return ParityRecord.rebuildable(remaining.values(), present).keySet().containsAll(missing);
+    }
+
+    private static long binomial(int n, int k) {
+        long b = 1;
+        for (int i = 1; i <= k; i++) {
+            b = b * (n - k + i) / i;
+        }
+        return b;
     }
 
     /** Per iteration, the erasure group record each rank's line carries (lines without one, or unreadable, are left out). */

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         description = {"Check every checksum under PATH: commit records, and every chunk of every data file, following"
                 + " differential references into earlier files."
                 + " Every chunk is also decoded (decompressed to exactly its raw length), as a restore would.",
-            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it.",
+            "With --level L, the store of level L (local, shared or s3) as the run's parameters configure it; with DISK_PER_HOST,"
+                + " --level local verifies each host's store below FT_FOLDER.",
             "PATH is a store directory, or any directory above stores (each store found below it is verified and"
                 + " named), a series directory, a line (DIR/rank-00000/line-000000000003), or one .ilc data file or"
                 + " .commit record.",
@@ -52,6 +53,11 @@ final class VerifyCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         List<VerifyReport> reports = new ArrayList<>();
+        if (level.local()) { // one store, or with DISK_PER_HOST each host's, named by its folder below FT_FOLDER
+            LocalLevel local = LocalLevel.of(level.parameters());
+            reports.addAll(verifyStores(out, local.folder(), List.copyOf(local.stores().values())));
+            return summary(out, reports, "level local (" + local.folder() + ")");
+        }
         if (level.given()) {
             try (Store store = level.open(spec)) {
                 VerifyReport report = StoreCatalog.of(store).verifyStore();
@@ -67,18 +73,7 @@ final class VerifyCommand implements Callable<Integer> {
                 throw CheckpointPath.usage(spec, "no checkpoint store under " + path + ": give a store directory (FT_FOLDER, one"
                         + " directory per series such as rank-00000) or a directory above one");
             }
-            ProgressBar bar = ProgressBar.start("verify: store", stores.size()); // only on a terminal
-            for (Path root : stores) {
-                bar.done(reports.size()); // shown while this store is verified, cleared before its lines are printed
-                VerifyReport report = StoreCatalog.of(Store.directory(root)).verifyStore();
-                bar.clear();
-                String below = target.root().relativize(root).toString();
-                print(out, report, below.isEmpty() ? "" : below + "/");
-                out.println("store " + root + ": " + files(report) + " file(s), " + report.chunks() + " chunk(s), "
-                        + report.problems().size() + " problem(s)");
-                reports.add(report);
-            }
-            bar.close();
+            reports.addAll(verifyStores(out, target.root(), stores));
         } else {
             StoreCatalog catalog = StoreCatalog.of(target.openStore());
             VerifyReport report = switch (target.kind()) {
@@ -90,6 +85,27 @@ final class VerifyCommand implements Callable<Integer> {
             reports.add(report);
         }
         return summary(out, reports, path.toString());
+    }
+
+    /** Verifies each of {@code stores} (below {@code base}), printing its problems and a line per store. */
+    private static List<VerifyReport> verifyStores(PrintWriter out, Path base, List<Path> stores) throws IOException {
+        List<VerifyReport> reports = new ArrayList<>();
+        ProgressBar bar = ProgressBar.start("verify: store", stores.size()); // only on a terminal
+        for (Path root : stores) {
+            bar.done(reports.size()); // shown while this store is verified, cleared before its lines are printed
+            VerifyReport report;
+            try (Store store = Store.directory(root)) {
+                report = StoreCatalog.of(store).verifyStore();
+            }
+            bar.clear();
+            String below = base.relativize(root).toString();
+            print(out, report, below.isEmpty() ? "" : below + "/");
+            out.println("store " + root + ": " + files(report) + " file(s), " + report.chunks() + " chunk(s), "
+                    + report.problems().size() + " problem(s)");
+            reports.add(report);
+        }
+        bar.close();
+        return reports;
     }
 
     /** Prints the summary line; the exit status. */
