@@ -296,44 +296,74 @@ public final class DiskLevel implements Level {
             return Map.of();
         }
         Set<LineInfo> needed = new HashSet<>();
+        Map<String, Set<String>> some = new HashMap<>(); // the lines read only for this rank's blocks: those entries
+        Set<String> whole = new HashSet<>(); // the lines a rebuild reads: images and shares
         Map<Integer, ParityRecord> rebuildable = held.rebuildable();
         for (Long id : blocks) {
             LineInfo line = held.blocks().get(id);
             ParityRecord group = null;
             if (line != null) {
                 needed.add(line);
+                some.computeIfAbsent(line.dataFile(), f -> new java.util.TreeSet<>()).add(entryName(id));
                 group = wholeGroups ? held.parity().get(StoreCatalog.rankOf(line.series())) : null;
             } else {
                 group = rebuildable.values().stream().filter(g -> g.members().stream().anyMatch(
                         w -> !held.ranks().containsKey(w) && Arrays.stream(g.blocksOf(w)).anyMatch(b -> b == id))).findFirst().orElse(null);
             }
             if (group != null) {
-                group.members().stream().map(held.ranks()::get).filter(Objects::nonNull).forEach(needed::add);
+                group.members().stream().map(held.ranks()::get).filter(Objects::nonNull).forEach(l -> {
+                    needed.add(l);
+                    whole.add(l.dataFile());
+                });
             }
         }
+        some.keySet().removeAll(whole);
         Map<Integer, byte[]> out = new TreeMap<>();
-        peers.toFetch(needed, store).forEach((holder, files) -> out.put(holder, PeerLines.encodeNames(files)));
+        peers.toFetch(needed, some, store).forEach((holder, files) -> out.put(holder, PeerLines.encodeRequest(files)));
         return out;
     }
 
-    /** A request for {@code files}, as {@link #requests} encodes it (an empty list: nothing). */
-    public static byte[] encodeRequest(List<String> files) {
-        return PeerLines.encodeNames(files);
+    /** A request that asks for nothing, as {@link #requests} encodes requests. */
+    public static byte[] emptyRequest() {
+        return PeerLines.encodeRequest(Map.of());
     }
 
-    /** The file names a request from {@link #requests} asks this rank for. */
-    public static List<String> requested(byte[] request) {
-        return PeerLines.decodeNames(request);
+    /**
+     * What a request from {@link #requests} asks this rank for: by file name, the entries wanted (a part of the file,
+     * {@link #file(String, Set)}), or none for the whole file.
+     */
+    public static Map<String, Set<String>> requested(byte[] request) {
+        return PeerLines.decodeRequest(request);
     }
 
-    /** A whole file of this store, to send to the rank that requested it. */
-    public ByteBuffer file(String name) throws IOException {
+    /**
+     * A file of this store, to send to the rank that requested it: with {@code entries}, only the header, manifest, trailer
+     * and those entries' chunks when the line is a full one (a part, which {@link #fetched} tells from a whole file by its
+     * magic), else the whole file.
+     */
+    public ByteBuffer file(String name, Set<String> entries) throws IOException {
+        if (!entries.isEmpty()) {
+            Optional<ByteBuffer> part = LinePart.read(store, name, entries);
+            if (part.isPresent()) {
+                return part.get();
+            }
+        }
         return PeerLines.readWhole(store, name);
     }
 
-    /** Keeps a file another rank sent for a {@link #requests} of this one, in memory until the next {@link #peerCatalogs}. */
-    public void fetched(String name, ByteBuffer bytes) throws IOException {
+    /**
+     * Keeps a file (or, when {@code entries} were asked for and a part came, that part) another rank sent for a
+     * {@link #requests} of this one, in memory until the next {@link #peerCatalogs}.
+     *
+     * @return whether a part was kept (not the whole file)
+     */
+    public boolean fetched(String name, Set<String> entries, ByteBuffer bytes) throws IOException {
+        if (!entries.isEmpty() && LinePart.isPart(bytes)) {
+            peers.putPart(name, bytes, entries);
+            return true;
+        }
         peers.put(name, bytes);
+        return false;
     }
 
     /** Forgets the other ranks' catalogs and the files fetched from them (their memory is freed). */

@@ -57,6 +57,9 @@ final class PeerLines {
 
     private final Map<String, Remote> remote = new TreeMap<>();
     private Store fetched = Store.inMemory();
+    /** Data files of which only some entries were fetched ({@link LinePart}), and those entries. */
+    private final Map<String, LinePart> parts = new TreeMap<>();
+    private final Map<String, Set<String>> partEntries = new TreeMap<>();
 
     /**
      * The catalog of {@code lines} as it travels (little-endian): magic, count, then per line its commit record's name and
@@ -157,6 +160,8 @@ final class PeerLines {
     void clear() {
         remote.clear();
         fetched = Store.inMemory();
+        parts.clear();
+        partEntries.clear();
     }
 
     /** Records rank {@code holder}'s catalog; a line listed by a lower rank before stays with it. Call in rank order. */
@@ -172,33 +177,48 @@ final class PeerLines {
     }
 
     /**
-     * For each holder, the files of {@code lines} to fetch (the earlier files each references, then its data file) that
-     * neither this store nor the fetched ones have.
+     * For each holder, the files of {@code lines} to fetch that neither this store nor the fetched ones have: by file, the
+     * entries to fetch of it, or none for the whole file. A line in {@code some} needs only the entries given there (a full
+     * line's part, {@link LinePart}); any other, or a differential one, is fetched whole, with the earlier files it
+     * references.
      */
-    Map<Integer, List<String>> toFetch(Collection<LineInfo> lines, Store local) throws IOException {
-        Map<Integer, Set<String>> out = new TreeMap<>();
+    Map<Integer, Map<String, Set<String>>> toFetch(Collection<LineInfo> lines, Map<String, Set<String>> some, Store local) throws IOException {
+        Map<Integer, Map<String, Set<String>>> out = new TreeMap<>();
         for (LineInfo line : lines) {
             Remote r = remote.get(line.dataFile());
             if (r == null || local.listFiles(line.series()).contains(line.dataFile())) {
                 continue;
             }
-            Set<String> files = out.computeIfAbsent(r.holder(), k -> new TreeSet<>());
+            Map<String, Set<String>> files = out.computeIfAbsent(r.holder(), k -> new TreeMap<>());
+            Set<String> entries = line.references().isEmpty() ? some.get(line.dataFile()) : null;
+            if (entries != null && partEntries.getOrDefault(line.dataFile(), Set.of()).containsAll(entries)) {
+                continue; // this part was fetched already
+            }
             for (String f : line.references()) {
                 if (!has(fetched, f)) {
-                    files.add(f);
+                    files.put(f, Set.of());
                 }
             }
             if (!has(fetched, line.dataFile())) {
-                files.add(line.dataFile());
+                Set<String> before = files.get(line.dataFile());
+                // whole wins over a part; a part asked twice takes both sets of entries
+                files.put(line.dataFile(), entries == null || (before != null && before.isEmpty()) ? Set.of()
+                        : union(before == null ? Set.of() : before, entries));
             }
         }
-        Map<Integer, List<String>> lists = new LinkedHashMap<>();
+        Map<Integer, Map<String, Set<String>>> lists = new LinkedHashMap<>();
         out.forEach((holder, files) -> {
             if (!files.isEmpty()) {
-                lists.put(holder, List.copyOf(files));
+                lists.put(holder, files);
             }
         });
         return lists;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> u = new TreeSet<>(a);
+        u.addAll(b);
+        return u;
     }
 
     private static boolean has(Store store, String name) throws IOException {
@@ -225,8 +245,29 @@ final class PeerLines {
         }
     }
 
-    /** Where {@code line} is read: the fetched copy when it came from another rank, else {@code local}. */
+    /**
+     * Keeps the part of a data file ({@link LinePart}) fetched from another rank, in memory, for the entries asked for: only
+     * with the size its commit record states (its chunks are checked when read).
+     *
+     * @throws CorruptCheckpointException when the part is malformed or its file has another size
+     */
+    void putPart(String name, ByteBuffer message, Set<String> entries) {
+        Remote r = remote.get(name);
+        LinePart part = LinePart.decode(name, message, r == null ? "another rank" : "rank " + r.holder());
+        if (r != null && r.listed().line().dataBytes() != part.size()) {
+            throw new CorruptCheckpointException(name, 0, "its part from rank " + r.holder() + " is of a file of " + part.size()
+                    + " bytes but its commit record says " + r.listed().line().dataBytes());
+        }
+        parts.put(name, part);
+        partEntries.put(name, Set.copyOf(entries));
+    }
+
+    /** Where {@code line} is read: the fetched copy (or part) when it came from another rank, else {@code local}. */
     Store storeOf(LineInfo line, Store local) throws IOException {
+        LinePart part = parts.get(line.dataFile());
+        if (part != null && !has(fetched, line.dataFile())) {
+            return new PartStore(line.dataFile(), part, fetched);
+        }
         return has(fetched, line.dataFile()) ? fetched : local;
     }
 
@@ -245,25 +286,96 @@ final class PeerLines {
         }
     }
 
-    /** File names as one message: count, then each name's length and UTF-8 bytes. */
-    static byte[] encodeNames(List<String> names) {
+    /**
+     * A request as one message: the number of files, then per file its name and the number of its entries asked for
+     * (0: the whole file) and their names, each name as its length and UTF-8 bytes.
+     */
+    static byte[] encodeRequest(Map<String, Set<String>> files) {
+        List<String> names = new ArrayList<>();
+        files.forEach((file, entries) -> {
+            names.add(file);
+            names.add(Integer.toString(entries.size()));
+            names.addAll(entries);
+        });
         List<byte[]> bytes = names.stream().map(n -> n.getBytes(StandardCharsets.UTF_8)).toList();
         ByteBuffer b = ByteBuffer.allocate(4 + bytes.stream().mapToInt(x -> 4 + x.length).sum()).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(names.size());
+                .putInt(files.size());
         bytes.forEach(x -> b.putInt(x.length).put(x));
         return b.array();
     }
 
-    /** The names {@link #encodeNames} encoded. */
-    static List<String> decodeNames(byte[] message) {
+    /** The request {@link #encodeRequest} encoded, in its order. */
+    static Map<String, Set<String>> decodeRequest(byte[] message) {
         ByteBuffer b = ByteBuffer.wrap(message).order(ByteOrder.LITTLE_ENDIAN);
         int n = b.getInt();
-        List<String> out = new ArrayList<>(n);
+        Map<String, Set<String>> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            byte[] x = new byte[b.getInt()];
-            b.get(x);
-            out.add(new String(x, StandardCharsets.UTF_8));
+            String file = string(b);
+            int entries = Integer.parseInt(string(b));
+            Set<String> names = new TreeSet<>();
+            for (int e = 0; e < entries; e++) {
+                names.add(string(b));
+            }
+            out.put(file, names);
         }
         return out;
+    }
+
+    private static String string(ByteBuffer b) {
+        byte[] x = new byte[b.getInt()];
+        b.get(x);
+        return new String(x, StandardCharsets.UTF_8);
+    }
+
+    /** One fetched part, read as a store of that one file (read-only); other names are read from {@code whole}. */
+    private record PartStore(String name, LinePart part, Store whole) implements Store {
+        @Override
+        public String location() {
+            return "memory (some entries of " + name + ", fetched from another rank)";
+        }
+
+        @Override
+        public List<String> listSeries() throws IOException {
+            return List.of(name.substring(0, name.indexOf('/')));
+        }
+
+        @Override
+        public List<String> listFiles(String series) throws IOException {
+            return name.startsWith(series + "/") ? List.of(name) : whole.listFiles(series);
+        }
+
+        @Override
+        public long size(String file) throws IOException {
+            return file.equals(name) ? part.size() : whole.size(file);
+        }
+
+        @Override
+        public SeekableByteChannel openRead(String file) throws IOException {
+            return file.equals(name) ? part.channel() : whole.openRead(file);
+        }
+
+        @Override
+        public PendingFile create(String file) {
+            throw new UnsupportedOperationException("a fetched part is read-only");
+        }
+
+        @Override
+        public void delete(String file) {
+            throw new UnsupportedOperationException("a fetched part is read-only");
+        }
+
+        @Override
+        public AutoCloseable lock(String series) {
+            throw new UnsupportedOperationException("a fetched part is read-only");
+        }
+
+        @Override
+        public int removeTemporaries(String series) {
+            return 0;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /** The catalog of disk lines the ranks exchange at a restart over node-local stores, and what a rank keeps of it. */
 class PeerLinesTest {
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path dir;
+
     private static LineInfo line(int rank, long sequence, long bytes) {
         String series = StoreCatalog.rankSeries(rank);
         return new LineInfo(series, sequence, 10 * sequence, series + String.format("/line-%012d.ilc", sequence), bytes,
@@ -67,13 +70,62 @@ class PeerLinesTest {
         }
         LineInfo other = catalog().get(1).line();
         assertThat(peers.missingFrom(Set.of(mine.dataFile()))).extracting(PeerLines.Listed::line).containsExactly(other);
-        assertThat(peers.toFetch(List.of(mine, other), local)).isEqualTo(Map.of(1, List.of(other.dataFile())));
+        assertThat(peers.toFetch(List.of(mine, other), Map.of(), local)).isEqualTo(Map.of(1, Map.of(other.dataFile(), Set.of())));
 
         assertThatThrownBy(() -> peers.put(other.dataFile(), ByteBuffer.allocate(100))).isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("arrived with 100 bytes from rank 1 but its commit record says 2048");
         peers.put(other.dataFile(), ByteBuffer.allocate(2048));
         assertThat(peers.storeOf(other, local)).isNotSameAs(local);
         assertThat(peers.storeOf(mine, local)).isSameAs(local);
-        assertThat(peers.toFetch(List.of(other), local)).as("fetched once").isEmpty();
+        assertThat(peers.toFetch(List.of(other), Map.of(), local)).as("fetched once").isEmpty();
+    }
+
+    @Test
+    void part_ofAFullLine_carriesOnlyTheEntriesAskedFor_checkedOnRead_andFailsClosedEverywhereElse() throws Exception {
+        Store store = Store.directory(dir);
+        DiskLevel disk = new DiskLevel(store, io.ironloop.core.EngineConfig.builder().jobId("part").rank(1, 2)
+                .series(StoreCatalog.rankSeries(1)).build(), new byte[0], 1, io.ironloop.core.EngineListener.NONE);
+        Random random = new Random(3);
+        List<BlockImage> images = new java.util.ArrayList<>();
+        for (long id = 4; id <= 6; id++) {
+            byte[] bytes = new byte[300_000];
+            random.nextBytes(bytes);
+            images.add(BlockImage.of(id, bytes));
+        }
+        LevelChain chain = new LevelChain(List.of(disk));
+        chain.write(new Snapshot(1, 10, images));
+        chain.commit(10);
+        disk.awaitDurable();
+        LineInfo line = StoreCatalog.of(store).lines(StoreCatalog.rankSeries(1)).get(0);
+        PeerLines peers = new PeerLines();
+        peers.learn(0, List.of(new PeerLines.Listed(1, line, new long[] {4, 5, 6}, ByteBuffer.allocate(0))));
+        Store elsewhere = Store.inMemory(); // the store of the rank that needs block 5 lacks the line
+        Map<String, Set<String>> some = Map.of(line.dataFile(), Set.of("block-5"));
+        assertThat(peers.toFetch(List.of(line), some, elsewhere)).isEqualTo(Map.of(0, some));
+
+        ByteBuffer part = disk.file(line.dataFile(), Set.of("block-5"));
+        assertThat((long) part.remaining()).as("a third of the line and its manifest").isBetween(300_000L, line.dataBytes() / 2);
+        peers.putPart(line.dataFile(), part.duplicate(), Set.of("block-5"));
+        Store read = peers.storeOf(line, elsewhere);
+        assertThat(DiskLevel.readEntry(read, line, "block-5")).contains(images.get(1).bytes());
+        assertThatThrownBy(() -> DiskLevel.readEntry(read, line, "block-4")).isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("only some entries of this line were fetched");
+        assertThat(peers.toFetch(List.of(line), some, elsewhere)).as("the part is held").isEmpty();
+        assertThat(peers.toFetch(List.of(line), Map.of(), elsewhere)).as("the whole file is not")
+                .isEqualTo(Map.of(0, Map.of(line.dataFile(), Set.of())));
+
+        // a byte of block 5 damaged on the way: its chunk's CRC32C refuses it
+        ByteBuffer damaged = ByteBuffer.allocate(part.remaining()).put(part.duplicate()).flip();
+        damaged.put(damaged.remaining() / 2, (byte) (damaged.get(damaged.remaining() / 2) ^ 4));
+        peers.putPart(line.dataFile(), damaged, Set.of("block-5"));
+        assertThatThrownBy(() -> DiskLevel.readEntry(peers.storeOf(line, elsewhere), line, "block-5"))
+                .isInstanceOf(io.ironloop.format.ChecksumMismatchException.class);
+        // a part of a file of another size than its commit record says is refused
+        ByteBuffer resized = ByteBuffer.allocate(part.remaining()).put(part.duplicate()).flip();
+        resized.putLong(Integer.BYTES, line.dataBytes() + 1);
+        assertThatThrownBy(() -> peers.putPart(line.dataFile(), resized, Set.of("block-5"))).isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("commit record says " + line.dataBytes());
+        disk.close();
+        store.close();
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +71,7 @@ final class PeerDiskLines {
             LOG.warn("world rank {}: cannot tell which disk lines of iteration {} to fetch from the other ranks: {}",
                     g.worldRank(me), iteration, e.getMessage());
         }
-        byte[] none = DiskLevel.encodeRequest(List.of());
+        byte[] none = DiskLevel.emptyRequest();
         for (int r = 0; r < g.size(); r++) {
             if (r != me) {
                 g.send(r, TAG_REQUEST, wanted.getOrDefault(r, none));
@@ -78,14 +79,17 @@ final class PeerDiskLines {
         }
         for (int r = 0; r < g.size(); r++) {
             if (r != me) {
-                for (String name : DiskLevel.requested(g.receive(r, TAG_REQUEST))) {
-                    serve(g, disk, r, name);
+                for (Map.Entry<String, Set<String>> file : DiskLevel.requested(g.receive(r, TAG_REQUEST)).entrySet()) {
+                    serve(g, disk, r, file.getKey(), file.getValue());
                 }
             }
         }
+        long bytesFetched = 0;
+        int parts = 0;
         for (Map.Entry<Integer, byte[]> e : wanted.entrySet()) {
             int from = e.getKey();
-            for (String name : DiskLevel.requested(e.getValue())) {
+            for (Map.Entry<String, Set<String>> file : DiskLevel.requested(e.getValue()).entrySet()) {
+                String name = file.getKey();
                 byte[] header = g.receive(from, TAG_FILE);
                 ByteBuffer bytes = g.receiveBuffer(from, TAG_FILE);
                 String said = new String(header, 1, header.length - 1, StandardCharsets.UTF_8);
@@ -93,25 +97,30 @@ final class PeerDiskLines {
                     LOG.warn("world rank {}: world rank {} could not send {}: {}", g.worldRank(me), g.worldRank(from), name, said);
                     continue;
                 }
+                bytesFetched += bytes.remaining();
                 try {
-                    disk.fetched(name, bytes); // read back like any line: every chunk's CRC32C checked
+                    parts += disk.fetched(name, file.getValue(), bytes) ? 1 : 0; // read back like any line: every chunk's CRC32C checked
                 } catch (IOException | RuntimeException x) {
                     LOG.warn("world rank {}: cannot keep {} sent by world rank {}: {}", g.worldRank(me), name, g.worldRank(from), x.getMessage());
                 }
             }
         }
         if (!wanted.isEmpty()) {
-            LOG.info("world rank {}: fetched the disk line files of iteration {} that {} lacks from world ranks {}", g.worldRank(me),
-                    iteration, disk.location(), wanted.keySet().stream().map(g::worldRank).toList());
+            LOG.info("world rank {}: fetched the disk line files of iteration {} that {} lacks from world ranks {} ({} bytes; {} of"
+                    + " them only the entries it reads)", g.worldRank(me), iteration, disk.location(),
+                    wanted.keySet().stream().map(g::worldRank).toList(), bytesFetched, parts);
         }
     }
 
-    /** Sends one requested file: a header (status byte, then the name or why it cannot be read) and its bytes. */
-    private static void serve(ProcessGroup g, DiskLevel disk, int to, String name) {
+    /**
+     * Sends one requested file (or the part holding {@code entries}): a header (status byte, then the name or why it cannot
+     * be read) and its bytes.
+     */
+    private static void serve(ProcessGroup g, DiskLevel disk, int to, String name, Set<String> entries) {
         ByteBuffer bytes;
         byte[] header;
         try {
-            bytes = disk.file(name);
+            bytes = disk.file(name, entries);
             header = header(FILE_OK, name);
         } catch (IOException | RuntimeException e) {
             bytes = ByteBuffer.allocate(0);
