@@ -101,13 +101,16 @@ final class RecoveryLines {
         for (Map.Entry<String, java.nio.file.Path> h : local.stores().entrySet()) {
             try (Store store = Store.directory(h.getValue())) {
                 StoreCatalog catalog = StoreCatalog.of(store);
-                Map<Long, Set<Integer>> lines = out.computeIfAbsent(h.getKey().isEmpty() ? "." : h.getKey(), k -> new TreeMap<>());
+                Map<Long, Set<Integer>> lines = new TreeMap<>();
                 for (String series : catalog.series()) {
                     for (LineInfo l : catalog.list(series).lines()) {
                         if (StoreCatalog.rankOf(series) >= 0) {
                             lines.computeIfAbsent(l.iteration(), i -> new TreeSet<>()).add(StoreCatalog.rankOf(series));
                         }
                     }
+                }
+                if (!lines.isEmpty()) { // a store of no rank's lines (FT_FOLDER's own, for job-wide records) is no host of the loop
+                    out.put(h.getKey().isEmpty() ? "." : h.getKey(), lines);
                 }
             }
         }
