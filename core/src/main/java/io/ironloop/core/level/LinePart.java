@@ -13,9 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -129,11 +127,6 @@ final class LinePart {
         return size;
     }
 
-    /** Bytes held. */
-    long heldBytes() {
-        return ranges.values().stream().mapToLong(ByteBuffer::remaining).sum();
-    }
-
     /** A read-only channel over the file: the bytes held, and damage anywhere else. */
     SeekableByteChannel channel() {
         return new SeekableByteChannel() {
@@ -193,12 +186,5 @@ final class LinePart {
                 open = false;
             }
         };
-    }
-
-    /** The ranges held, for tests: offset to length. */
-    List<long[]> ranges() {
-        List<long[]> out = new ArrayList<>();
-        ranges.forEach((o, b) -> out.add(new long[] {o, b.remaining()}));
-        return out;
     }
 }
