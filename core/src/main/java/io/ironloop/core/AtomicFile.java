@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * temporary is removed; the old file is then untouched.
  */
 public final class AtomicFile {
-    private static final Logger LOG = LoggerFactory.getLogger(AtomicFile.class);
+    /** The logger, obtained on first use: a run with nothing to log never initialises SLF4J (its provider lookup scans the class path). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(AtomicFile.class);
+    }
 
     private AtomicFile() {
     }
@@ -96,7 +99,7 @@ public final class AtomicFile {
             throw e;
         } catch (IOException e) {
             // Some file systems refuse fsync on directories; the rename itself is still atomic there.
-            LOG.debug("fsync of directory {} not supported: {}", dir, e.toString());
+            Log.LOG.debug("fsync of directory {} not supported: {}", dir, e.toString());
         }
     }
 }

@@ -61,7 +61,10 @@ import org.slf4j.LoggerFactory;
  * thrown as {@link CheckpointFailedException} by the next call.
  */
 public final class CheckpointEngine implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(CheckpointEngine.class);
+    /** The logger, obtained on first use: a run with nothing to log never initialises SLF4J (its provider lookup scans the class path). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(CheckpointEngine.class);
+    }
     private static final String WRITER_VERSION = "ironloop-0.1";
 
     private final EngineConfig config;
@@ -356,7 +359,7 @@ public final class CheckpointEngine implements AutoCloseable {
     /** Committed lines of this engine's series, oldest first. */
     public List<LineInfo> lines() {
         try {
-            return LineCatalog.committed(store, config.series(), (name, e) -> LOG.warn("ignoring unreadable commit record {}: {}", name, e.getMessage()));
+            return LineCatalog.committed(store, config.series(), (name, e) -> Log.LOG.warn("ignoring unreadable commit record {}: {}", name, e.getMessage()));
         } catch (IOException e) {
             throw new IronloopException("cannot list lines of " + config.series() + " in " + store.location() + ": " + e, e);
         }
@@ -491,7 +494,7 @@ public final class CheckpointEngine implements AutoCloseable {
                 if (e instanceof UnsupportedVersionException u && u.newer()) {
                     throw u;
                 }
-                LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
+                Log.LOG.warn("checkpoint {} of {} cannot be {} ({}); falling back to the previous line", line.dataFile(), store.location(),
                         done, e.getMessage());
                 safely(() -> listener.restoreFellBack(line, e));
                 failures.add(e);
@@ -522,7 +525,7 @@ public final class CheckpointEngine implements AutoCloseable {
     private void reportSkippedRecords(Map<String, RuntimeException> invalid, LineInfo restored) {
         for (Map.Entry<String, RuntimeException> e : invalid.entrySet()) {
             if (restored == null || LineCatalog.sequenceOf(e.getKey(), null) > restored.sequence()) {
-                LOG.warn("commit record {} of {} does not hold ({}); its line is skipped{}", e.getKey(), store.location(),
+                Log.LOG.warn("commit record {} of {} does not hold ({}); its line is skipped{}", e.getKey(), store.location(),
                         e.getValue().getMessage(), restored == null ? "" : " and the older line " + restored.sequence() + " is used");
                 safely(() -> listener.restoreSkippedRecord(e.getKey(), e.getValue()));
             }
@@ -574,7 +577,7 @@ public final class CheckpointEngine implements AutoCloseable {
             try {
                 retention.apply(store, config.series(), meta.settingsFingerprint(), config.retainLines());
             } catch (IOException | RuntimeException e) {
-                LOG.warn("retention of series {} in {} failed (old lines kept): {}", config.series(), store.location(), e.toString());
+                Log.LOG.warn("retention of series {} in {} failed (old lines kept): {}", config.series(), store.location(), e.toString());
             }
             written.run();
             safely(() -> listener.checkpointDurable(r.line(), lastCost, r.summary().fileBytes()));
@@ -688,7 +691,7 @@ public final class CheckpointEngine implements AutoCloseable {
         try {
             r.run();
         } catch (RuntimeException e) {
-            LOG.warn("an engine listener threw (ignored): {}", e.toString());
+            Log.LOG.warn("an engine listener threw (ignored): {}", e.toString());
         }
     }
 
@@ -696,7 +699,7 @@ public final class CheckpointEngine implements AutoCloseable {
         try {
             c.close();
         } catch (Exception e) {
-            LOG.warn("could not release {}: {}", c, e.toString());
+            Log.LOG.warn("could not release {}: {}", c, e.toString());
         }
     }
 }

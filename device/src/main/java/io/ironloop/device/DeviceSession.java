@@ -41,7 +41,10 @@ public final class DeviceSession {
     /** Entry holding a pseudo-malleable application's number of virtual devices. */
     public static final String VIRTUAL_DEVICES_ENTRY = "ironloop.device.virtual";
 
-    private static final Logger LOG = LoggerFactory.getLogger(DeviceSession.class);
+    /** The logger, obtained on first use: a run with nothing to log never initialises SLF4J (its provider lookup scans the class path). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(DeviceSession.class);
+    }
 
     private final CheckpointEngine engine;
     private final DeviceSet devices;
@@ -159,7 +162,7 @@ public final class DeviceSession {
                 DeviceKind.values()[(int) deviceKind.get()], devices.size(), devices.kind(), virtualDevices());
         deviceCount.set(devices.size());
         deviceKind.set(devices.kind().ordinal());
-        LOG.info(report.describe());
+        Log.LOG.info(report.describe());
         return Optional.of(report);
     }
 

@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * {@code name.tmp}, fsync it, rename it atomically to {@code name}, fsync the directory.
  */
 public final class DirectoryStore implements Store {
-    private static final Logger LOG = LoggerFactory.getLogger(DirectoryStore.class);
+    /** The logger, obtained on first use: a run with nothing to log never initialises SLF4J (its provider lookup scans the class path). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(DirectoryStore.class);
+    }
     private final Path root;
 
     public DirectoryStore(Path root) {
@@ -247,7 +250,7 @@ public final class DirectoryStore implements Store {
                     Files.deleteIfExists(temp);
                 }
             } catch (IOException e) {
-                LOG.warn("could not remove temporary {}: {}", temp, e.toString());
+                Log.LOG.warn("could not remove temporary {}: {}", temp, e.toString());
             }
         }
     }
@@ -308,7 +311,7 @@ public final class DirectoryStore implements Store {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + StoreNames.TEMP_SUFFIX)) {
             for (Path p : ds) {
                 Files.deleteIfExists(p);
-                LOG.info("removed stray temporary {} left by an interrupted write", p);
+                Log.LOG.info("removed stray temporary {} left by an interrupted write", p);
                 n++;
             }
         }

@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * decode is left for an operator to inspect.
  */
 public final class Retention {
-    private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
+    /** The logger, obtained on first use: a run with nothing to log never initialises SLF4J (its provider lookup scans the class path). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(Retention.class);
+    }
     private final Set<String> reportedForeign = new HashSet<>();
 
     /** Applies the rule to {@code series}; returns the names of the files deleted. */
@@ -34,7 +37,7 @@ public final class Retention {
                 kept.add(l.dataFile());
                 kept.addAll(l.references());
                 if (reportedForeign.add(l.settingsFingerprint())) {
-                    LOG.warn("series {} keeps lines made under other settings (fingerprint {}); they are never deleted automatically",
+                    Log.LOG.warn("series {} keeps lines made under other settings (fingerprint {}); they are never deleted automatically",
                             series, l.settingsFingerprint());
                 }
             }
