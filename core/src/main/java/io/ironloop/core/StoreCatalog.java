@@ -40,16 +40,16 @@ public final class StoreCatalog {
     /** A series' write lock in a directory store. */
     public static final String LOCK_FILE = LineCatalog.LOCK_FILE;
     /** A series or file name: 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'. */
-    public static final Pattern NAME = StoreNames.PART;
+    public static final Pattern NAME = StoreNames.Patterns.PART;
     /** A line's name without suffix, {@code line-NNNNNNNNNNNN}; group 1 is the line number. */
-    public static final Pattern LINE_NAME = LineCatalog.LINE_NAME;
+    public static final Pattern LINE_NAME = LineCatalog.Patterns.LINE_NAME;
     /**
      * A file of a line: {@code line-NNNNNNNNNNNN} then {@link #DATA_SUFFIX} or {@link #COMMIT_SUFFIX}, then
      * possibly {@link #TEMP_SUFFIX}; group 1 the line number, 2 the suffix, 3 the temporary suffix or null.
      */
-    public static final Pattern LINE_FILE = LineCatalog.LINE_FILE;
+    public static final Pattern LINE_FILE = LineCatalog.Patterns.LINE_FILE;
     /** The series of a rank's own state, {@code rank-NNNNN}; group 1 is the rank. */
-    public static final Pattern RANK_SERIES = LineCatalog.RANK_SERIES;
+    public static final Pattern RANK_SERIES = LineCatalog.Patterns.RANK_SERIES;
 
     private final Store store;
 

@@ -10,7 +10,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,20 +23,30 @@ public final class LineCatalog {
     public static final String COMMIT_SUFFIX = ".commit";
     /** A series' write lock (in a directory store). */
     public static final String LOCK_FILE = ".lock";
-    /** A line's name without suffix; group 1 is its number. */
-    public static final Pattern LINE_NAME = Pattern.compile("line-(\\d{12})");
-    /** A file of a line, possibly being written; group 1 the number, 2 the suffix, 3 the temporary suffix or null. */
-    public static final Pattern LINE_FILE = Pattern.compile(LINE_NAME.pattern() + "(" + Pattern.quote(DATA_SUFFIX) + "|"
-            + Pattern.quote(COMMIT_SUFFIX) + ")(" + Pattern.quote(StoreNames.TEMP_SUFFIX) + ")?");
-    /** The series of a rank's own state ({@link #rankSeries}); group 1 is the rank. */
-    public static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,9})");
 
     private LineCatalog() {
     }
 
+    /**
+     * The names' grammar as regular expressions, compiled on first use: opening an engine on a series without lines
+     * needs none of them (compiling them in a new JVM costs more than the rest of the open).
+     */
+    public static final class Patterns {
+        /** A line's name without suffix; group 1 is its number. */
+        public static final Pattern LINE_NAME = Pattern.compile("line-(\\d{12})");
+        /** A file of a line, possibly being written; group 1 the number, 2 the suffix, 3 the temporary suffix or null. */
+        public static final Pattern LINE_FILE = Pattern.compile(LINE_NAME.pattern() + "(" + Pattern.quote(DATA_SUFFIX) + "|"
+                + Pattern.quote(COMMIT_SUFFIX) + ")(" + Pattern.quote(StoreNames.TEMP_SUFFIX) + ")?");
+        /** The series of a rank's own state ({@link #rankSeries}); group 1 is the rank. */
+        public static final Pattern RANK_SERIES = Pattern.compile("rank-(\\d{5,9})");
+
+        private Patterns() {
+        }
+    }
+
     /** {@code line-NNNNNNNNNNNN}: line {@code sequence}'s name without suffix. */
     public static String lineName(long sequence) {
-        return String.format(Locale.ROOT, "line-%012d", sequence);
+        return zeroPadded("line-", sequence, 12);
     }
 
     public static String dataFile(String series, long sequence) {
@@ -53,12 +62,31 @@ public final class LineCatalog {
         if (rank < 0) {
             throw new IllegalArgumentException("rank must not be negative: " + rank);
         }
-        return String.format(Locale.ROOT, "rank-%05d", rank);
+        return zeroPadded("rank-", rank, 5);
+    }
+
+    /**
+     * {@code prefix} followed by {@code value} as {@code String.format(Locale.ROOT, "%0" + width + "d", value)} writes
+     * it (at least {@code width} characters, zeros after the sign), without loading {@link java.util.Formatter} and
+     * the locale data it reads: these names are made when an engine opens.
+     */
+    static String zeroPadded(String prefix, long value, int width) {
+        String digits = Long.toString(value);
+        StringBuilder s = new StringBuilder(prefix.length() + Math.max(width, digits.length())).append(prefix);
+        int from = 0;
+        if (value < 0) {
+            s.append('-');
+            from = 1;
+        }
+        for (int n = digits.length(); n < width; n++) {
+            s.append('0');
+        }
+        return s.append(digits, from, digits.length()).toString();
     }
 
     /** The rank whose {@link #rankSeries} {@code series} is, or -1. */
     public static int rankOf(String series) {
-        Matcher m = RANK_SERIES.matcher(series);
+        Matcher m = Patterns.RANK_SERIES.matcher(series);
         if (!m.matches()) {
             return -1;
         }
@@ -80,7 +108,7 @@ public final class LineCatalog {
      * the name is not a line's file (a temporary is not), or, with {@code suffix} not null, not one with that suffix.
      */
     public static long sequenceOf(String name, String suffix) {
-        Matcher m = LINE_FILE.matcher(name.substring(name.indexOf('/') + 1));
+        Matcher m = Patterns.LINE_FILE.matcher(name.substring(name.indexOf('/') + 1));
         if (!m.matches() || m.group(3) != null || suffix != null && !suffix.equals(m.group(2))) {
             return -1;
         }

@@ -48,7 +48,7 @@ class FormatDocNamesTest {
                 continue;
             }
             String series = name.contains("/") ? StoreNames.series(name) : "";
-            Matcher line = LineCatalog.LINE_FILE.matcher(name.substring(name.indexOf('/') + 1));
+            Matcher line = LineCatalog.Patterns.LINE_FILE.matcher(name.substring(name.indexOf('/') + 1));
             if (!line.matches() || line.group(3) != null) {
                 wrong.add(name + ": not SERIES/line-NNNNNNNNNNNN.ilc or .commit");
                 continue;

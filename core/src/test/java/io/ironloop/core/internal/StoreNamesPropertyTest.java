@@ -39,11 +39,11 @@ class StoreNamesPropertyTest {
                     LineCatalog.dataFile("global", line)}) {
                 assertThat(StoreNames.check(name)).isEqualTo(name);
                 String file = name.substring(name.indexOf('/') + 1);
-                var m = LineCatalog.LINE_FILE.matcher(file);
+                var m = LineCatalog.Patterns.LINE_FILE.matcher(file);
                 assertThat(m.matches()).as(name).isTrue();
                 assertThat(Long.parseLong(m.group(1))).isEqualTo(line);
                 assertThat(m.group(3)).isNull();
-                assertThat(LineCatalog.LINE_FILE.matcher(file + StoreNames.TEMP_SUFFIX).matches()).isTrue();
+                assertThat(LineCatalog.Patterns.LINE_FILE.matcher(file + StoreNames.TEMP_SUFFIX).matches()).isTrue();
                 assertThat(StoreNames.problem(file + StoreNames.TEMP_SUFFIX)).isNotNull();
             }
         }
@@ -101,6 +101,30 @@ class StoreNamesPropertyTest {
             }
         }
         assertThat(accepted).as("the generator also produces valid names").isGreaterThan(50);
+    }
+
+    @Test
+    void randomHostileStrings_seriesCheckAgreesWithTheGrammarsPattern() {
+        Random rnd = new Random(14);
+        int accepted = 0;
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int len = 1 + rnd.nextInt(rnd.nextInt(10) == 0 ? StoreNames.MAX_PART_CHARS + 8 : 12);
+            for (int k = 0; k < len; k++) {
+                b.append(HOSTILE.charAt(rnd.nextInt(HOSTILE.length())));
+            }
+            String series = b.toString();
+            boolean byPattern = StoreNames.Patterns.PART.matcher(series).matches() && !series.endsWith(StoreNames.TEMP_SUFFIX);
+            boolean byCheck;
+            try {
+                byCheck = StoreNames.checkSeries(series).equals(series);
+            } catch (IllegalArgumentException e) {
+                byCheck = false;
+            }
+            assertThat(byCheck).as("'%s'", series).isEqualTo(byPattern);
+            accepted += byCheck ? 1 : 0;
+        }
+        assertThat(accepted).as("the generator also produces valid series").isGreaterThan(200);
     }
 
     private static boolean valid(String name) {

@@ -16,12 +16,22 @@ import java.util.regex.Pattern;
 public final class StoreNames {
     /** Longest series or file name. */
     public static final int MAX_PART_CHARS = 128;
-    /** A series or file name. */
-    public static final Pattern PART = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0," + (MAX_PART_CHARS - 1) + "}");
     /** Suffix of a file being written: never a name, never read. */
     public static final String TEMP_SUFFIX = ".tmp";
 
     private StoreNames() {
+    }
+
+    /**
+     * The grammar as a regular expression, for those who match names with one; compiled on first use. The checks here
+     * test the characters directly, which decides the same: an engine opening in a new JVM then compiles no pattern.
+     */
+    public static final class Patterns {
+        /** A series or file name. */
+        public static final Pattern PART = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0," + (MAX_PART_CHARS - 1) + "}");
+
+        private Patterns() {
+        }
     }
 
     /** Why {@code name} is not a valid store-relative name, or null when it is. */
@@ -62,7 +72,7 @@ public final class StoreNames {
                 return "contains '" + printable(String.valueOf(c)) + "'";
             }
         }
-        return PART.matcher(part).matches() ? null : "has the part '" + printable(part) + "'";
+        return null;
     }
 
     /**
@@ -88,7 +98,7 @@ public final class StoreNames {
      * @throws IllegalArgumentException naming the rule if it is not
      */
     public static String checkSeries(String series) {
-        if (series == null || !PART.matcher(series).matches() || series.endsWith(TEMP_SUFFIX)) {
+        if (series == null || partProblem(series) != null || series.endsWith(TEMP_SUFFIX)) {
             throw new IllegalArgumentException("series names are 1 to " + MAX_PART_CHARS
                     + " letters, digits, '.', '_' and '-' not starting with '.': '" + (series == null ? null : printable(series)) + "'");
         }
