@@ -595,8 +595,8 @@ public final class CheckpointEngine implements AutoCloseable {
             throw new IllegalStateException("'" + e.name() + "' is already protected; unprotect it first to replace it");
         }
         ProtectedEntry.checkSize(e.name(), e.stagingBytes());
-        staging.put(e.name(), DirectMemory.reserve(String.format("protecting '%s' (staging copies: %d bytes × MAX_IN_FLIGHT %d, allocated "
-                + "off the heap by the first checkpoint)", e.name(), e.stagingBytes(), config.maxInFlight()),
+        staging.put(e.name(), DirectMemory.reserve("protecting '" + e.name() + "' (staging copies: " + e.stagingBytes()
+                + " bytes × MAX_IN_FLIGHT " + config.maxInFlight() + ", allocated off the heap by the first checkpoint)",
                 e.stagingBytes() * config.maxInFlight(), "raise -XX:MaxDirectMemorySize (default: the maximum heap, -Xmx), lower "
                 + "MAX_IN_FLIGHT, protect less or close the engines no longer needed"));
         entries.put(e.name(), e);

@@ -23,7 +23,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +35,9 @@ public final class DirectoryStore implements Store {
     private static final class Log {
         static final Logger LOG = LoggerFactory.getLogger(DirectoryStore.class);
     }
+
+    /** On Linux, a symbolic link to this process's directory, named by its id. */
+    private static final Path PROC_SELF = Path.of("/proc/self");
     private final Path root;
 
     public DirectoryStore(Path root) {
@@ -88,11 +90,17 @@ public final class DirectoryStore implements Store {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString())
-                    .filter(n -> !n.startsWith(".") && !n.endsWith(StoreNames.TEMP_SUFFIX))
-                    .sorted().map(n -> series + "/" + n).toList();
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) { // a loop, not a stream: no lambdas to link at open
+            for (Path p : ds) {
+                String n = p.getFileName().toString();
+                if (!n.startsWith(".") && !n.endsWith(StoreNames.TEMP_SUFFIX)) {
+                    out.add(series + "/" + n);
+                }
+            }
         }
+        Collections.sort(out);
+        return Collections.unmodifiableList(out);
     }
 
     /**
@@ -293,7 +301,7 @@ public final class DirectoryStore implements Store {
                     + "): two jobs must not share a checkpoint folder and series; stop the other job or choose another FT_FOLDER");
         }
         ch.truncate(0);
-        ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+        ch.write(ByteBuffer.wrap(("pid " + pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
         FileLock held = lock;
         return () -> {
             held.release();
@@ -308,8 +316,11 @@ public final class DirectoryStore implements Store {
             return 0;
         }
         int n = 0;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + StoreNames.TEMP_SUFFIX)) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) { // no glob: it would compile a regular expression
             for (Path p : ds) {
+                if (!p.getFileName().toString().endsWith(StoreNames.TEMP_SUFFIX)) {
+                    continue;
+                }
                 Files.deleteIfExists(p);
                 Log.LOG.info("removed stray temporary {} left by an interrupted write", p);
                 n++;
@@ -332,6 +343,18 @@ public final class DirectoryStore implements Store {
 
     private Path path(String name) {
         return root.resolve(StoreNames.check(name));
+    }
+
+    /**
+     * This process's id, which the lock file records: read from {@code /proc/self} where there is one (Linux), else
+     * {@link ProcessHandle}'s, whose first use in a JVM sets up the JDK's process reaper (10–15 ms in a new JVM).
+     */
+    private static long pid() {
+        try {
+            return Long.parseLong(Files.readSymbolicLink(PROC_SELF).toString());
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.current().pid(); // no procfs (or not a number there): the portable way
+        }
     }
 
     private static String holder(FileChannel ch) {
