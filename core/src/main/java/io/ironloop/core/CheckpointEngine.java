@@ -74,7 +74,8 @@ public final class CheckpointEngine implements AutoCloseable {
     private final Map<String, ProtectedEntry> entries = new LinkedHashMap<>();
     /** The direct memory each entry's staging copies hold in the JVM's account, until unprotected or closed. */
     private final Map<String, DirectMemory.Reservation> staging = new java.util.HashMap<>();
-    private final ExecutorService writer;
+    /** The writer thread's executor, made by the first checkpoint: an engine that never checkpoints has none. */
+    private ExecutorService writer;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Retention retention = new Retention();
@@ -98,11 +99,6 @@ public final class CheckpointEngine implements AutoCloseable {
             closeQuietly(lock);
             throw e;
         }
-        this.writer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "ironloop-writer-" + config.series());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     /**
@@ -306,6 +302,13 @@ public final class CheckpointEngine implements AutoCloseable {
         long sequence = nextSequence++;
         FileMeta meta = new FileMeta(config.jobId(), iteration, config.rank(), config.worldSize(), fingerprint, Instant.now(), Map.of());
         Runnable written = inPlace ? snapshotted : () -> { };
+        if (writer == null) {
+            writer = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "ironloop-writer-" + config.series());
+                t.setDaemon(true);
+                return t;
+            });
+        }
         inFlight.add(new Pending(writer.submit(() -> persist(sequence, meta, staged, start, inPlace, written)),
                 List.copyOf(entries.values())));
     }
@@ -553,9 +556,13 @@ public final class CheckpointEngine implements AutoCloseable {
             }
         } finally {
             closed = true;
-            writer.shutdown();
+            if (writer != null) {
+                writer.shutdown();
+            }
             closeQuietly(lock);
-            staging.values().forEach(DirectMemory.Reservation::close);
+            for (DirectMemory.Reservation r : staging.values()) {
+                r.close();
+            }
             staging.clear();
         }
         rethrowFailure();
