@@ -2,6 +2,7 @@ package io.ironloop.launcher;
 
 import static io.ironloop.launcher.Timeline.fields;
 
+import io.ironloop.Folders;
 import io.ironloop.group.launch.FreePorts;
 import io.ironloop.group.launch.JobSecret;
 import io.ironloop.group.launch.LaunchEnvironment;
@@ -29,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * The protectors of a job spread over fake sites ({@code ironloop run --fake-sites S [--spare-sites K]},
@@ -438,13 +438,11 @@ final class SiteProtectors implements AutoCloseable {
     }
 
     private static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root)) {
+        if (root == null) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            Folders.deleteTree(root);
         } catch (IOException e) {
             // a protector may still be writing as it dies: what is left is in java.io.tmpdir
         }

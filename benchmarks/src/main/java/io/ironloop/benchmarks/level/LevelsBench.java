@@ -1,5 +1,6 @@
 package io.ironloop.benchmarks.level;
 
+import io.ironloop.Folders;
 import io.ironloop.benchmarks.Medians;
 import io.ironloop.benchmarks.RawDisk;
 import io.ironloop.benchmarks.group.RawTcp;
@@ -32,7 +33,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +45,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 
 /**
  * {@code ironloop bench levels}: every protection level on the same snapshots, N ranks as threads of one JVM
@@ -195,7 +194,7 @@ public final class LevelsBench {
         }
 
         Map<String, Object> measure() throws Exception {
-            deleteTree(o.dir());
+            Folders.deleteTree(o.dir());
             Files.createDirectories(o.dir());
             for (int r = 0; r < n; r++) {
                 state.add(stateOf(r));
@@ -279,7 +278,7 @@ public final class LevelsBench {
                 }
             } finally {
                 pool.shutdownNow();
-                deleteTree(o.dir());
+                Folders.deleteTree(o.dir());
             }
             return figures();
         }
@@ -428,7 +427,7 @@ public final class LevelsBench {
                 RawDisk.writeAndSync(dir.resolve(round + "-" + r), size, ByteBuffer.allocateDirect(RawDisk.BLOCK));
                 return null;
             });
-            deleteTree(dir);
+            Folders.deleteTree(dir);
             return s;
         }
 
@@ -444,7 +443,7 @@ public final class LevelsBench {
                 RawDisk.writeAndSyncDirect(dir.resolve(round + "-" + r), size, block);
                 return null;
             });
-            deleteTree(dir);
+            Folders.deleteTree(dir);
             return s;
         }
 
@@ -539,7 +538,7 @@ public final class LevelsBench {
             if (f.lines().isEmpty()) {
                 throw new IOException("the " + level.name() + " level gave back no line of rank 0: " + f.skipped());
             }
-            deleteTree(fresh);
+            Folders.deleteTree(fresh);
             return s;
         }
 
@@ -629,17 +628,6 @@ public final class LevelsBench {
 
             void close() {
                 levels.forEach(LevelChain::close);
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
             }
         }
     }

@@ -3,6 +3,7 @@ package io.ironloop.cli.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ironloop.Folders;
 import io.ironloop.cli.Main;
 import io.ironloop.cli.view.TimelineFile;
 import io.ironloop.examples.blocks.BlockReference;
@@ -17,14 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -266,11 +265,7 @@ class SiteRunProcessTest {
     }
 
     private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        Folders.deleteTree(root);
         assertThat(root).doesNotExist();
     }
 }
