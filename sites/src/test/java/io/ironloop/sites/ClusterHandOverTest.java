@@ -19,9 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +37,7 @@ class ClusterHandOverTest {
     @TempDir
     Path dir;
 
-    private final LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
-    private final List<SiteEvent> seen = new ArrayList<>();
+    private final SiteEventLog events = new SiteEventLog();
     private final List<AutoCloseable> open = new ArrayList<>();
     private final List<EmulatedLink> links = new ArrayList<>();
 
@@ -87,7 +83,7 @@ class ClusterHandOverTest {
             open.add(SiteProtector.start(config(s, others, "held-" + s, secret), sockets.get(s), events::add));
         }
         writeLine(1);
-        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("X") && s.iteration() == 1, Duration.ofSeconds(20));
+        events.await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("X") && s.iteration() == 1, Duration.ofSeconds(20));
         Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
     }
 
@@ -121,52 +117,22 @@ class ClusterHandOverTest {
         }
     }
 
-    private SiteEvent await(Predicate<SiteEvent> what, Duration within) throws InterruptedException {
-        for (SiteEvent e : seen) {
-            if (what.test(e)) {
-                return e;
-            }
-        }
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            SiteEvent e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (e != null) {
-                seen.add(e);
-                if (what.test(e)) {
-                    return e;
-                }
-            }
-        }
-        throw new AssertionError("no such event within " + within + "; saw " + seen);
-    }
-
-    /** Takes every event that comes within {@code d} into {@link #seen}. */
-    private void watch(Duration d) throws InterruptedException {
-        long deadline = System.nanoTime() + d.toNanos();
-        for (long left = d.toNanos(); left > 0; left = deadline - System.nanoTime()) {
-            SiteEvent e = events.poll(left, TimeUnit.NANOSECONDS);
-            if (e != null) {
-                seen.add(e);
-            }
-        }
-    }
-
     @Test
     void controllerCutOffFromBothNeighbourSites_nextNodeReachesThem_takesOver_noSiteDeclared() throws Exception {
         start(false);
         cutAll(); // x1 reaches neither Y nor Z any more; x2 reaches both
 
-        SiteEvent.Stopped stopped = (SiteEvent.Stopped) await(e -> e instanceof SiteEvent.Stopped s && s.site().equals("X"),
+        SiteEvent.Stopped stopped = (SiteEvent.Stopped) events.await(e -> e instanceof SiteEvent.Stopped s && s.site().equals("X"),
                 Duration.ofSeconds(15));
         assertThat(stopped.reason()).contains("lost both neighbours").contains("took over");
-        SiteEvent.FailedOver over = (SiteEvent.FailedOver) await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(10));
+        SiteEvent.FailedOver over = (SiteEvent.FailedOver) events.await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(10));
         assertThat(over.node()).isEqualTo("x2");
         assertThat(over.failed()).isEqualTo("x1");
         // x1 left the table in the failover: its node protector stops once it hears table v2 from x2
-        await(e -> e instanceof SiteEvent.NodeStopped n && n.node().equals("x1"), Duration.ofSeconds(10));
+        events.await(e -> e instanceof SiteEvent.NodeStopped n && n.node().equals("x1"), Duration.ofSeconds(10));
         writeLine(2);
-        await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("X") && s.iteration() == 2, Duration.ofSeconds(20)); // from x2
-        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.Declared || e instanceof SiteEvent.NodeDeclared);
+        events.await(e -> e instanceof SiteEvent.Shipped s && s.site().equals("X") && s.iteration() == 2, Duration.ofSeconds(20)); // from x2
+        assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.Declared || e instanceof SiteEvent.NodeDeclared);
     }
 
     @Test
@@ -174,11 +140,11 @@ class ClusterHandOverTest {
         start(true);
         cutAll(); // neither x1 nor x2 reaches Y or Z
 
-        SiteEvent.Stopped stopped = (SiteEvent.Stopped) await(e -> e instanceof SiteEvent.Stopped s && s.site().equals("X"),
+        SiteEvent.Stopped stopped = (SiteEvent.Stopped) events.await(e -> e instanceof SiteEvent.Stopped s && s.site().equals("X"),
                 Duration.ofSeconds(15));
         assertThat(stopped.reason()).contains("lost both neighbours").doesNotContain("took over");
-        watch(TIMEOUT.multipliedBy(2)); // x2 was asked and refused: nobody takes the role and stops in turn
-        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.NodeStopped
+        events.watch(TIMEOUT.multipliedBy(2)); // x2 was asked and refused: nobody takes the role and stops in turn
+        assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.NodeStopped
                 || e instanceof SiteEvent.NodeDeclared);
     }
 }

@@ -15,9 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +31,7 @@ class NodeFailoverTest {
     @TempDir
     Path dir;
 
-    private final LinkedBlockingQueue<SiteEvent> events = new LinkedBlockingQueue<>();
-    private final List<SiteEvent> seen = new ArrayList<>();
+    private final SiteEventLog events = new SiteEventLog();
     private LocalSites sites;
 
     @AfterEach
@@ -49,31 +45,6 @@ class NodeFailoverTest {
         sites = LocalSites.start(List.of(new RankPlace(0, "x1", "X"), new RankPlace(1, "x2", "X"), new RankPlace(2, "x3", "X"),
                 new RankPlace(3, "y1", "Y"), new RankPlace(4, "y2", "Y"), new RankPlace(5, "z1", "Z")), List.of(),
                 s -> dir.resolve("site-" + s), dir, secret, HEARTBEAT, TIMEOUT, events::add);
-    }
-
-    /** Finds an event among those {@link #seen} or waits for it; every event taken from the queue stays in {@link #seen}. */
-    private SiteEvent await(Predicate<SiteEvent> what, Duration within) throws InterruptedException {
-        return await(what, within, 0);
-    }
-
-    /** Waits for an event, or finds it among those {@link #seen} from index {@code since} on. */
-    private SiteEvent await(Predicate<SiteEvent> what, Duration within, int since) throws InterruptedException {
-        for (SiteEvent e : seen.subList(since, seen.size())) {
-            if (what.test(e)) {
-                return e;
-            }
-        }
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            SiteEvent e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (e != null) {
-                seen.add(e);
-                if (what.test(e)) {
-                    return e;
-                }
-            }
-        }
-        throw new AssertionError("no such event within " + within + "; saw " + seen);
     }
 
     /** Commits lines at iterations {@code from..to} of {@code series} in {@code folder}. */
@@ -114,8 +85,8 @@ class NodeFailoverTest {
         // X's and Y's ranks commit lines; their protectors ship them (the rings are up once they have)
         writeLines(dir.resolve("site-X"), "rank-00000", 1, 2);
         writeLines(dir.resolve("site-Y"), "rank-00003", 1, 2);
-        await(e -> shipped(e, "X", "rank-00000", 2), Duration.ofSeconds(20));
-        await(e -> shipped(e, "Y", "rank-00003", 2), Duration.ofSeconds(20));
+        events.await(e -> shipped(e, "X", "rank-00000", 2), Duration.ofSeconds(20));
+        events.await(e -> shipped(e, "Y", "rank-00003", 2), Duration.ofSeconds(20));
         String oldAddress = start.site("X").protector();
         // X's cluster protector mirrors the Y lines it holds on its backup node, x2
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
@@ -127,16 +98,16 @@ class NodeFailoverTest {
         Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
         long lost = System.nanoTime();
         sites.killNode("X", "x1"); // the controller node: its node protector and the cluster protector of X with it
-        SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
+        SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) events.await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
         assertThat(declared.node()).isEqualTo("x2"); // the controller's watcher, its next node ...
         assertThat(declared.target()).isEqualTo("x1");
         assertThat(declared.verifiedBy()).isEqualTo("x3"); // ... once its other neighbour could not reach it either
-        SiteEvent.FailedOver over = (SiteEvent.FailedOver) await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(10));
+        SiteEvent.FailedOver over = (SiteEvent.FailedOver) events.await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(10));
         assertThat(over.node()).isEqualTo("x2");
         assertThat(over.failed()).isEqualTo("x1");
         assertThat(over.tableVersion()).isEqualTo(2);
         assertThat(over.address()).isNotEqualTo(oldAddress);
-        int failedOver = seen.size();
+        int failedOver = events.size();
         // a figure to re-measure on a quiet machine (docs/sites.md, "Measured"), not asserted: timing on a loaded machine is noise
         System.err.printf("NodeFailoverTest: FailedOver %d ms after the controller node's protectors stopped (SITE_TIMEOUT %d ms)%n",
                 (System.nanoTime() - lost) / 1_000_000, TIMEOUT.toMillis());
@@ -144,9 +115,9 @@ class NodeFailoverTest {
         // shipping goes on both ways through the new protector: X's new line reaches Z, Y's new line reaches X at x2
         writeLines(dir.resolve("site-X"), "rank-00000", 3, 3);
         writeLines(dir.resolve("site-Y"), "rank-00003", 3, 3);
-        await(e -> shipped(e, "X", "rank-00000", 3), Duration.ofSeconds(20), failedOver);
+        events.await(e -> shipped(e, "X", "rank-00000", 3), Duration.ofSeconds(20), failedOver);
         assertThat(newestHeld(dir.resolve("held-Z").resolve("X"), "rank-00000")).isEqualTo(3);
-        await(e -> shipped(e, "Y", "rank-00003", 3), Duration.ofSeconds(20), failedOver);
+        events.await(e -> shipped(e, "Y", "rank-00003", 3), Duration.ofSeconds(20), failedOver);
         assertThat(newestHeld(dir.resolve("held-X-x2").resolve("Y"), "rank-00003")).isEqualTo(3);
 
         // Algorithm 4: every cluster protector and every node protector left holds table v2 naming the new address
@@ -167,9 +138,8 @@ class NodeFailoverTest {
 
         // two more timeouts: the ring runs clean, no site was ever declared, no protector stopped
         Thread.sleep(2 * TIMEOUT.toMillis());
-        events.drainTo(seen);
-        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.Declared || e instanceof SiteEvent.Stopped || e instanceof SiteEvent.NodeStopped);
-        assertThat(seen).filteredOn(e -> e instanceof SiteEvent.NodeDeclared).hasSize(1);
+        assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.Declared || e instanceof SiteEvent.Stopped || e instanceof SiteEvent.NodeStopped);
+        assertThat(events.seen()).filteredOn(e -> e instanceof SiteEvent.NodeDeclared).hasSize(1);
     }
 
     @Test
@@ -199,19 +169,18 @@ class NodeFailoverTest {
             }
             running.addAll(nodes);
             writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
-            await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
+            events.await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
 
             Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
             nodes.get(0).close(); // x1's node protector only: X's first cluster protector runs on
-            SiteEvent.FailedOver over = (SiteEvent.FailedOver) await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(15));
+            SiteEvent.FailedOver over = (SiteEvent.FailedOver) events.await(e -> e instanceof SiteEvent.FailedOver, Duration.ofSeconds(15));
             running.add(nodes.get(1).cluster().orElseThrow());
-            SiteEvent.Stopped down = (SiteEvent.Stopped) await(e -> e instanceof SiteEvent.Stopped, Duration.ofSeconds(10));
+            SiteEvent.Stopped down = (SiteEvent.Stopped) events.await(e -> e instanceof SiteEvent.Stopped, Duration.ofSeconds(10));
             assertThat(down.site()).isEqualTo("X");
             assertThat(down.reason()).contains("steps down").contains(over.address()).contains(at.get("X"));
             assertThat(SiteProtector.fetchTable(SiteProtector.address(at.get("Y")), secret, TIMEOUT).site("X").protector())
                     .isEqualTo(over.address());
-            events.drainTo(seen);
-            assertThat(seen).noneMatch(e -> e instanceof SiteEvent.Declared);
+            assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.Declared);
         } finally {
             for (AutoCloseable c : running) {
                 c.close();
@@ -228,15 +197,14 @@ class NodeFailoverTest {
         JobSecret secret = JobSecret.create(dir, "job");
         startAll(secret);
         writeLines(dir.resolve("site-Y"), "rank-00003", 1, 1);
-        await(e -> shipped(e, "Y", "rank-00003", 1), Duration.ofSeconds(20));
+        events.await(e -> shipped(e, "Y", "rank-00003", 1), Duration.ofSeconds(20));
 
         sites.kill("Y"); // every node of Y: no node protector answers for it
-        SiteEvent.Declared declared = (SiteEvent.Declared) await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(15));
+        SiteEvent.Declared declared = (SiteEvent.Declared) events.await(e -> e instanceof SiteEvent.Declared, Duration.ofSeconds(15));
         assertThat(declared.site()).isEqualTo("X");
         assertThat(declared.target()).isEqualTo("Y");
         assertThat(declared.verifiedBy()).isEqualTo("Z");
-        events.drainTo(seen);
-        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.NodeDeclared);
+        assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.NodeDeclared);
     }
 
     @Test
@@ -244,11 +212,11 @@ class NodeFailoverTest {
         JobSecret secret = JobSecret.create(dir, "job");
         startAll(secret);
         writeLines(dir.resolve("site-X"), "rank-00000", 1, 1);
-        await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
+        events.await(e -> shipped(e, "X", "rank-00000", 1), Duration.ofSeconds(20));
 
         Thread.sleep(5 * HEARTBEAT.toMillis()); // a few node heartbeats: a watcher counts silence from the first it heard
         sites.killNode("X", "x3");
-        SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
+        SiteEvent.NodeDeclared declared = (SiteEvent.NodeDeclared) events.await(e -> e instanceof SiteEvent.NodeDeclared, Duration.ofSeconds(15));
         assertThat(declared.node()).isEqualTo("x1"); // x3's next node, in ring order
         assertThat(declared.target()).isEqualTo("x3");
         assertThat(declared.verifiedBy()).isEqualTo("x2");
@@ -265,7 +233,6 @@ class NodeFailoverTest {
             assertThat(t.site("X").controller()).isEqualTo("x1");
             assertThat(t.site("X").protector()).isEqualTo(sites.table().site("X").protector());
         }
-        events.drainTo(seen);
-        assertThat(seen).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.Declared);
+        assertThat(events.seen()).noneMatch(e -> e instanceof SiteEvent.FailedOver || e instanceof SiteEvent.Declared);
     }
 }
